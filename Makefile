@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# eqds top-level build. The README's two commands are `make deps` (install
+# everything from Debian's packages, then build) and `make check` (the whole
+# test suite). See Documentation/testing.rst.
+
+KDIR ?= $(shell scripts/kdir.sh)
+BUILD ?= build
+FUZZ_SECONDS ?= 20
+JOBS ?= 2
+
+all: module tools
+
+deps:
+	scripts/deps.sh
+	$(MAKE) all
+
+module:
+	$(MAKE) -C kmod KDIR=$(KDIR)
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+tools: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+
+# The whole suite: unit tests, fuzzers, static checks, VM selftests.
+check:
+	scripts/check.sh
+
+unit: tools
+	ctest --test-dir $(BUILD) --output-on-failure
+
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+static:
+	scripts/static-checks.sh
+
+# VM selftests only (module built for the test kernel). TESTS=selftests/test_x.sh
+vmtest:
+	$(MAKE) -C kmod KDIR=/lib/modules/$$(scripts/test-kernel.sh)/build
+	selftests/vm/run-vm.sh -q -- selftests/run.sh $(TESTS)
+
+demo: module tools
+	selftests/vm/run-vm.sh -- scripts/demo.sh
+
+install: module tools
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules_install
+	depmod -a
+	install -D -m 755 $(BUILD)/tools/eqdsctl/eqdsctl $(DESTDIR)/usr/local/sbin/eqdsctl
+	install -D -m 644 Documentation/man/eqdsctl.8 $(DESTDIR)/usr/local/share/man/man8/eqdsctl.8
+
+dkms-install:
+	scripts/dkms-install.sh
+
+clean:
+	-$(MAKE) -C kmod KDIR=$(KDIR) clean
+	rm -rf $(BUILD) build-*
+
+.PHONY: all deps module tools check unit fuzz static vmtest demo install dkms-install clean

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The whole test suite (`make check`): build, unit tests, fuzzers, static
+# checks, then the selftests in one VM boot. Every stage runs even when an
+# earlier one fails; the exit status is non-zero if any failed. The last
+# line counts every test that ran.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+build=${BUILD:-build}
+jobs=${JOBS:-2}
+passed=0 failed=0
+log=$build/check
+mkdir -p "$log"
+
+stage() { echo; echo "=== $* ($(date +%H:%M:%S))"; }
+count() {	# passed failed
+	passed=$((passed + $1))
+	failed=$((failed + $2))
+}
+
+stage "build: module for the test kernel and the userspace tools"
+kver=$(scripts/test-kernel.sh) || exit 1
+if make -C kmod KDIR="/lib/modules/$kver/build" > "$log/module.log" 2>&1 &&
+   ! grep -E 'warning:|error:' "$log/module.log"; then
+	echo "module: built for $kver, no warnings"
+	count 1 0
+else
+	cat "$log/module.log"
+	echo "module: FAILED"
+	count 0 1
+fi
+if { [ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$log/cmake.log"; } &&
+   cmake --build "$build" -j"$jobs" > "$log/tools.log" 2>&1; then
+	echo "tools: built"
+	count 1 0
+else
+	tail -40 "$log/tools.log"
+	echo "tools: FAILED"
+	count 0 1
+fi
+
+stage "unit tests (ctest)"
+ctest --test-dir "$build" --output-on-failure -j"$jobs" > "$log/ctest.log" 2>&1
+tail -3 "$log/ctest.log"
+if sum=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log/ctest.log"); then
+	nfail=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<< "$sum")
+	ntot=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$sum")
+	count $((ntot - nfail)) "$nfail"
+	[ "$nfail" = 0 ] || grep -E '\*\*\*Failed|FAILED' "$log/ctest.log" | head -20
+else
+	cat "$log/ctest.log" | tail -20
+	count 0 1
+fi
+
+stage "fuzzers (${FUZZ_SECONDS:-20}s each)"
+if out=$(scripts/fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1); then :; fi
+echo "$out" | grep -E '^fuzz:'
+count "$(grep -c '^fuzz: .* ok' <<< "$out")" "$(grep -c '^fuzz: .* FAILED' <<< "$out")"
+
+stage "static checks (W=1, checkpatch, sparse)"
+out=$(KDIR="/lib/modules/$kver/build" scripts/static-checks.sh 2>&1)
+echo "$out"
+count "$(grep -c '^static: .* ok' <<< "$out")" "$(grep -c '^static: .* FAILED' <<< "$out")"
+
+stage "VM selftests (kernel $kver)"
+selftests/vm/run-vm.sh -q -t "${EQDS_VM_TIMEOUT:-2400}" -- selftests/run.sh
+vmrc=$?
+vmout=$build/vm/runs/last
+grep -E '^(not )?ok |^# selftests:|^    not ok|^# .*FAIL|^# kernel log|^#   ' "$vmout/console.log" | grep -v '^    ok'
+if [ -s "$vmout/summary" ]; then
+	read -r p f _ < "$vmout/summary"
+	count "$p" "$f"
+fi
+if [ "$vmrc" != 0 ] && ! { [ -s "$vmout/summary" ] && [ "$f" != 0 ]; }; then
+	echo "VM run failed (exit $vmrc) without a test failure to show for it: see $vmout/console.log"
+	tail -30 "$vmout/console.log"
+	count 0 1
+fi
+
+echo
+echo "check: $passed passed, $failed failed"
+[ "$failed" = 0 ]

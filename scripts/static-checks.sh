@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Static checks of the kernel code: a W=1 build with no warnings, sparse
+# (C=2) with no reports, and checkpatch --strict from the kernel source
+# package on every file under kmod/ and uapi/.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+kdir=${KDIR:-$("$top/scripts/kdir.sh")}
+cp_dir=$top/build/checkpatch
+rc=0
+
+# checkpatch.pl and its data files, from Debian's linux-source package.
+if [ ! -x "$cp_dir/checkpatch.pl" ]; then
+	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | tail -1)
+	if [ -z "$tarball" ]; then
+		echo "static: checkpatch FAILED (no linux-source package: make deps)"
+		exit 1
+	fi
+	mkdir -p "$cp_dir"
+	src=$(basename "$tarball" .tar.xz)
+	tar -xJf "$tarball" -C "$cp_dir" --strip-components=2 \
+		"$src/scripts/checkpatch.pl" "$src/scripts/spelling.txt" \
+		"$src/scripts/const_structs.checkpatch"
+fi
+
+files=$(cd "$top" && git ls-files -co --exclude-standard 'kmod/*.[ch]' 'kmod/core/*.[ch]' 'uapi/*.h')
+if (cd "$top" && "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types \
+	--max-line-length=100 \
+	-f $files > "$top/build/checkpatch.log" 2>&1); then
+	echo "static: checkpatch --strict ($(wc -w <<< "$files") files) ok"
+else
+	grep -E 'ERROR|WARNING|CHECK' "$top/build/checkpatch.log" | head -40
+	echo "static: checkpatch FAILED"
+	rc=1
+fi
+
+# Force a rebuild so sparse sees every file.
+make -C "$top/kmod" KDIR="$kdir" clean > /dev/null 2>&1
+if make -C "$top/kmod" KDIR="$kdir" sparse > "$top/build/sparse.log" 2>&1 &&
+	! grep -E 'warning:|error:' "$top/build/sparse.log"; then
+	echo "static: sparse and W=1 ok"
+else
+	grep -E 'warning:|error:' "$top/build/sparse.log" | head -40
+	echo "static: sparse FAILED"
+	rc=1
+fi
+exit $rc

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side runner: run eqds selftests and print KTAP. Run inside the test
+# VM (selftests/vm/run-vm.sh selftests/run.sh [TEST...]); with no TEST, all
+# selftests/test_*.sh. After the tests: rmmod must succeed and dmesg must hold
+# no kernel warning, oops or leak report, or the run fails.
+#
+# Each test script runs in its own bash with a timeout (EQDS_TEST_TIMEOUT,
+# default 600 s); a test that hangs is killed and reported as failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+out=${EQDS_VM_OUT:-/run/vm/out}
+[ -d "$out" ] || out=$(mktemp -d)
+timeout_s=${EQDS_TEST_TIMEOUT:-600}
+
+if [ $# -gt 0 ]; then
+	tests=("$@")
+else
+	tests=("$here"/test_*.sh)
+fi
+
+dmesg -C
+echo 1 > /proc/sys/kernel/panic_on_oops
+sysctl -qw kernel.panic_on_warn=0
+
+echo "KTAP version 1"
+echo "1..$((${#tests[@]} + 1))"
+n=0 total_pass=0 total_fail=0 total_skip=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	name=$(basename "$t" .sh)
+	name=${name#test_}
+	res=$(mktemp)
+	t0=$(date +%s)
+	echo "# $name: running"
+	timeout -k 10 "$timeout_s" bash "$t" 3> "$res" 2>&1 | sed -u 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	secs=$(($(date +%s) - t0))
+	pass=$(grep '^ok ' "$res" | grep -vc '# SKIP')
+	skipped=$(grep -c '# SKIP' "$res")
+	failed=$(grep -c '^not ok ' "$res")
+	echo "    KTAP version 1"
+	echo "    1..$(wc -l < "$res")"
+	sed 's/^/    /' "$res"
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "# $name: timed out after ${timeout_s}s"
+		failed=$((failed + 1))
+	elif [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
+		echo "# $name: script exited $rc"
+		failed=$((failed + 1))
+	fi
+	total_pass=$((total_pass + pass))
+	total_fail=$((total_fail + failed))
+	total_skip=$((total_skip + skipped))
+	if [ "$failed" = 0 ]; then
+		echo "ok $n $name # ${secs}s"
+	else
+		echo "not ok $n $name # ${secs}s"
+	fi
+	rm -f "$res"
+done
+
+# The module must unload, and the kernel log must be clean of any report.
+n=$((n + 1))
+bad=0
+if [ -d /sys/module/eqds ] && ! rmmod eqds; then
+	echo "# rmmod eqds failed"
+	bad=1
+fi
+dmesg > "$out/dmesg.txt"
+pat='WARNING:|BUG[: ]|Oops|general protection|refcount_t|UBSAN|KASAN|kmemleak|'
+pat+='possible circular|INFO: task .* blocked|list_(add|del) corruption|'
+pat+='Slab cache still has objects|eqds: leak'
+if grep -E "$pat" "$out/dmesg.txt" > "$out/dmesg-bad.txt"; then
+	echo "# kernel log has reports:"
+	sed 's/^/#   /' "$out/dmesg-bad.txt" | head -40
+	bad=1
+fi
+if [ $bad = 0 ]; then
+	echo "ok $n kernel_clean"
+	total_pass=$((total_pass + 1))
+else
+	echo "not ok $n kernel_clean"
+	total_fail=$((total_fail + 1))
+fi
+echo "# selftests: $total_pass passed, $total_fail failed, $total_skip skipped"
+echo "$total_pass $total_fail $total_skip" > "$out/summary"
+[ "$total_fail" = 0 ]

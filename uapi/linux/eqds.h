@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * eqds generic netlink API: one definition shared by the kernel module and
+ * eqdsctl. The YNL spec beside this file (uapi/eqds.yaml) describes the same
+ * family for tools that read specs.
+ *
+ * Family "eqds", version EQDS_GENL_VERSION. Everything is per network
+ * namespace: a request acts on the instance of the namespace the netlink
+ * socket lives in.
+ *
+ * EQDS_CMD_GET_INSTANCE (doit and dumpit)
+ *   Reply: version, configuration and counters of the namespace's instance.
+ * EQDS_CMD_SET_INSTANCE (doit, CAP_NET_ADMIN in the namespace's user ns)
+ *   Any subset of the configuration attributes. EQDS_A_DESTS, when present,
+ *   replaces the whole destination list (an empty nest clears it). The
+ *   request is validated as a whole before anything changes.
+ */
+#ifndef _UAPI_LINUX_EQDS_H
+#define _UAPI_LINUX_EQDS_H
+
+#define EQDS_GENL_NAME		"eqds"
+#define EQDS_GENL_VERSION	1
+
+/* Defaults, also the module parameters' defaults. */
+#define EQDS_DEFAULT_PORT		6666
+#define EQDS_DEFAULT_WINDOW		150	/* packets (MTUs) of credit per tunnel */
+#define EQDS_DEFAULT_QUEUE_LIMIT	100	/* packets per destination queue */
+#define EQDS_DEFAULT_IDLE_TIMEOUT_MS	10000
+#define EQDS_MAX_DESTS			64	/* prefixes per namespace */
+
+enum eqds_cmd {
+	EQDS_CMD_UNSPEC,
+	EQDS_CMD_GET_INSTANCE,
+	EQDS_CMD_SET_INSTANCE,
+	__EQDS_CMD_MAX
+};
+
+#define EQDS_CMD_MAX (__EQDS_CMD_MAX - 1)
+
+/* How a sender starts a tunnel's first window. */
+enum eqds_start_mode {
+	EQDS_MODE_RTS,		/* request credit first (default) */
+	EQDS_MODE_BURST,	/* send one window unsolicited */
+	__EQDS_MODE_MAX
+};
+
+#define EQDS_MODE_MAX (__EQDS_MODE_MAX - 1)
+
+enum eqds_attr {
+	EQDS_A_UNSPEC,
+	EQDS_A_PAD,
+	EQDS_A_VERSION,		/* string: module version (read only) */
+	EQDS_A_PORT,		/* u16: UDP port, host byte order, != 0 */
+	EQDS_A_DESTS,		/* nest of EQDS_A_DEST */
+	EQDS_A_PULL_RATE,	/* u32: receiver pull rate, Mbit/s; 0 = link speed */
+	EQDS_A_MODE,		/* u8: enum eqds_start_mode */
+	EQDS_A_WINDOW,		/* u32: credit window in packets, 1..65535 */
+	EQDS_A_QUEUE_LIMIT,	/* u32: per-destination queue, packets, 1..65535 */
+	EQDS_A_IDLE_TIMEOUT,	/* u32: tunnel idle timeout, ms, 100..3600000 */
+	EQDS_A_STATS,		/* nest of EQDS_STATS_A_* (read only) */
+	__EQDS_A_MAX
+};
+
+#define EQDS_A_MAX (__EQDS_A_MAX - 1)
+
+/* One destination prefix: traffic to it is carried over EQDS. */
+enum eqds_dest_attr {
+	EQDS_DEST_A_UNSPEC,
+	EQDS_DEST_A_FAMILY,	/* u16: AF_INET or AF_INET6 */
+	EQDS_DEST_A_ADDR,	/* binary: 4 or 16 bytes, network byte order */
+	EQDS_DEST_A_PREFIXLEN,	/* u8: 0..32 or 0..128 */
+	__EQDS_DEST_A_MAX
+};
+
+#define EQDS_DEST_A_MAX (__EQDS_DEST_A_MAX - 1)
+
+/* Per-namespace counters, all u64. */
+enum eqds_stats_attr {
+	EQDS_STATS_A_UNSPEC,
+	EQDS_STATS_A_PAD,
+	EQDS_STATS_A_TX_PACKETS,	/* data packets encapsulated and sent */
+	EQDS_STATS_A_TX_BYTES,
+	EQDS_STATS_A_RX_PACKETS,	/* data packets decapsulated and delivered */
+	EQDS_STATS_A_RX_BYTES,
+	EQDS_STATS_A_PULLS_SENT,
+	EQDS_STATS_A_PULLS_RCVD,
+	EQDS_STATS_A_TUNNELS,		/* tunnels currently alive (gauge) */
+	EQDS_STATS_A_RX_DROPS,		/* received packets dropped, any reason */
+	EQDS_STATS_A_TX_DROPS,		/* captured packets dropped, any reason */
+	__EQDS_STATS_A_MAX
+};
+
+#define EQDS_STATS_A_MAX (__EQDS_STATS_A_MAX - 1)
+
+#endif /* _UAPI_LINUX_EQDS_H */
