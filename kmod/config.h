@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-namespace configuration: an immutable snapshot replaced as a whole.
+ *
+ * Readers (the datapath, softirq) see a consistent configuration through
+ * rcu_dereference(); writers (netlink, process context) build a new copy
+ * under eqds_net->lock and publish it with rcu_assign_pointer(), so the
+ * datapath never takes a lock to read it.
+ */
+#ifndef _EQDS_CONFIG_H
+#define _EQDS_CONFIG_H
+
+#include <linux/types.h>
+#include <linux/in6.h>
+#include <linux/rcupdate.h>
+#include <linux/eqds.h>
+
+struct eqds_prefix {
+	u16 family;		/* AF_INET or AF_INET6 */
+	u8 len;			/* prefix length in bits */
+	union {
+		__be32 v4;
+		struct in6_addr v6;
+	} addr;			/* host bits are always zero */
+};
+
+struct eqds_config {
+	struct rcu_head rcu;
+	u16 port;
+	u8 mode;		/* enum eqds_start_mode */
+	u32 pull_rate_mbit;	/* 0: the ingress device's speed */
+	u32 window;		/* packets */
+	u32 queue_limit;	/* packets per destination */
+	u32 idle_timeout_ms;
+	u32 ndests;
+	struct eqds_prefix dests[EQDS_MAX_DESTS];
+};
+
+/* Ranges shared by the module parameters and the netlink policy. */
+#define EQDS_WINDOW_MIN		1
+#define EQDS_WINDOW_MAX		65535
+#define EQDS_QUEUE_LIMIT_MIN	1
+#define EQDS_QUEUE_LIMIT_MAX	65535
+#define EQDS_IDLE_TIMEOUT_MIN	100
+#define EQDS_IDLE_TIMEOUT_MAX	3600000
+
+void eqds_config_set_defaults(struct eqds_config *cfg);
+int eqds_prefix_init(struct eqds_prefix *p, u16 family, const void *addr, u8 len);
+int eqds_prefix_parse(const char *str, struct eqds_prefix *p);
+int eqds_dests_parse(const char *list, struct eqds_config *cfg);
+bool eqds_config_has_dest(const struct eqds_config *cfg, u16 family, const void *addr);
+
+#endif /* _EQDS_CONFIG_H */

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "eqds" (uapi/linux/eqds.h): read and write the
+ * instance of the requesting socket's network namespace.
+ *
+ * Handlers run in process context with genl_mutex held by the core; they take
+ * eqds_net->lock for writes, and read the configuration under RCU.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/socket.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+#include "eqds.h"
+#include "netns.h"
+#include "netlink.h"
+
+static struct netlink_range_validation window_range = {
+	.min = EQDS_WINDOW_MIN, .max = EQDS_WINDOW_MAX,
+};
+
+static struct netlink_range_validation queue_limit_range = {
+	.min = EQDS_QUEUE_LIMIT_MIN, .max = EQDS_QUEUE_LIMIT_MAX,
+};
+
+static struct netlink_range_validation idle_timeout_range = {
+	.min = EQDS_IDLE_TIMEOUT_MIN, .max = EQDS_IDLE_TIMEOUT_MAX,
+};
+
+static const struct nla_policy dest_policy[EQDS_DEST_A_MAX + 1] = {
+	[EQDS_DEST_A_FAMILY]	= { .type = NLA_U16 },
+	[EQDS_DEST_A_ADDR]	= NLA_POLICY_MIN_LEN(4),
+	[EQDS_DEST_A_PREFIXLEN]	= NLA_POLICY_MAX(NLA_U8, 128),
+};
+
+static const struct nla_policy eqds_policy[EQDS_A_MAX + 1] = {
+	[EQDS_A_VERSION]	= { .type = NLA_REJECT,
+				    .reject_message = "version is read-only" },
+	[EQDS_A_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
+	[EQDS_A_DESTS]		= NLA_POLICY_NESTED_ARRAY(dest_policy),
+	[EQDS_A_PULL_RATE]	= { .type = NLA_U32 },
+	[EQDS_A_MODE]		= NLA_POLICY_MAX(NLA_U8, EQDS_MODE_MAX),
+	[EQDS_A_WINDOW]		= NLA_POLICY_FULL_RANGE(NLA_U32, &window_range),
+	[EQDS_A_QUEUE_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &queue_limit_range),
+	[EQDS_A_IDLE_TIMEOUT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &idle_timeout_range),
+	[EQDS_A_STATS]		= { .type = NLA_REJECT,
+				    .reject_message = "stats are read-only" },
+};
+
+static struct genl_family eqds_genl_family;
+
+static int put_dests(struct sk_buff *skb, const struct eqds_config *cfg)
+{
+	struct nlattr *dests, *dest;
+	u32 i;
+
+	dests = nla_nest_start(skb, EQDS_A_DESTS);
+	if (!dests)
+		return -EMSGSIZE;
+	for (i = 0; i < cfg->ndests; i++) {
+		const struct eqds_prefix *p = &cfg->dests[i];
+		bool v4 = p->family == AF_INET;
+
+		dest = nla_nest_start(skb, i + 1);
+		if (!dest ||
+		    nla_put_u16(skb, EQDS_DEST_A_FAMILY, p->family) ||
+		    nla_put(skb, EQDS_DEST_A_ADDR, v4 ? 4 : 16,
+			    v4 ? (const void *)&p->addr.v4 : (const void *)&p->addr.v6) ||
+		    nla_put_u8(skb, EQDS_DEST_A_PREFIXLEN, p->len))
+			return -EMSGSIZE;
+		nla_nest_end(skb, dest);
+	}
+	nla_nest_end(skb, dests);
+	return 0;
+}
+
+static int put_stats(struct sk_buff *skb, struct eqds_net *en)
+{
+	u64 v[__EQDS_STATS_A_MAX];
+	struct nlattr *nest;
+	int i;
+
+	eqds_stats_sum(en->stats, v);
+	nest = nla_nest_start(skb, EQDS_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = EQDS_STATS_A_PAD + 1; i < __EQDS_STATS_A_MAX; i++)
+		if (nla_put_u64_64bit(skb, i, v[i], EQDS_STATS_A_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int fill_instance(struct sk_buff *skb, struct eqds_net *en, u32 portid,
+			 u32 seq, int flags)
+{
+	const struct eqds_config *cfg;
+	void *hdr;
+	int err;
+
+	hdr = genlmsg_put(skb, portid, seq, &eqds_genl_family, flags,
+			  EQDS_CMD_GET_INSTANCE);
+	if (!hdr)
+		return -EMSGSIZE;
+
+	rcu_read_lock();
+	cfg = rcu_dereference(en->config);
+	err = -EMSGSIZE;
+	if (nla_put_string(skb, EQDS_A_VERSION, EQDS_VERSION) ||
+	    nla_put_u16(skb, EQDS_A_PORT, cfg->port) ||
+	    nla_put_u32(skb, EQDS_A_PULL_RATE, cfg->pull_rate_mbit) ||
+	    nla_put_u8(skb, EQDS_A_MODE, cfg->mode) ||
+	    nla_put_u32(skb, EQDS_A_WINDOW, cfg->window) ||
+	    nla_put_u32(skb, EQDS_A_QUEUE_LIMIT, cfg->queue_limit) ||
+	    nla_put_u32(skb, EQDS_A_IDLE_TIMEOUT, cfg->idle_timeout_ms))
+		goto unlock;
+	err = put_dests(skb, cfg);
+unlock:
+	rcu_read_unlock();
+	if (!err)
+		err = put_stats(skb, en);
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return err;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int eqds_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct eqds_net *en = eqds_net(genl_info_net(info));
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	err = fill_instance(msg, en, info->snd_portid, info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* There is one instance per namespace: the dump is that one message. */
+static int eqds_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct eqds_net *en = eqds_net(sock_net(skb->sk));
+	int err;
+
+	if (cb->args[0])
+		return 0;
+	err = fill_instance(skb, en, NETLINK_CB(cb->skb).portid,
+			    cb->nlh->nlmsg_seq, NLM_F_MULTI);
+	if (err)
+		return err;
+	cb->args[0] = 1;
+	return skb->len;
+}
+
+static int parse_dest(const struct nlattr *nest, struct eqds_prefix *p,
+		      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[EQDS_DEST_A_MAX + 1];
+	unsigned int alen;
+	u16 family;
+	int err;
+
+	err = nla_parse_nested(tb, EQDS_DEST_A_MAX, nest, dest_policy, extack);
+	if (err)
+		return err;
+	if (!tb[EQDS_DEST_A_FAMILY] || !tb[EQDS_DEST_A_ADDR] ||
+	    !tb[EQDS_DEST_A_PREFIXLEN]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "destination needs family, address and prefix length");
+		return -EINVAL;
+	}
+	family = nla_get_u16(tb[EQDS_DEST_A_FAMILY]);
+	alen = nla_len(tb[EQDS_DEST_A_ADDR]);
+	if ((family != AF_INET && family != AF_INET6) ||
+	    alen != (family == AF_INET ? 4U : 16U)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[EQDS_DEST_A_ADDR],
+				    "address must be 4 bytes for AF_INET or 16 for AF_INET6");
+		return -EINVAL;
+	}
+	if (eqds_prefix_init(p, family, nla_data(tb[EQDS_DEST_A_ADDR]),
+			     nla_get_u8(tb[EQDS_DEST_A_PREFIXLEN]))) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[EQDS_DEST_A_PREFIXLEN],
+				    "prefix length too long for the address family");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_dests(const struct nlattr *dests, struct eqds_config *cfg,
+		       struct netlink_ext_ack *extack)
+{
+	const struct nlattr *nest;
+	int rem, err;
+
+	cfg->ndests = 0;
+	nla_for_each_nested(nest, dests, rem) {
+		if (cfg->ndests == EQDS_MAX_DESTS) {
+			NL_SET_ERR_MSG_ATTR(extack, nest, "too many destination prefixes");
+			return -E2BIG;
+		}
+		err = parse_dest(nest, &cfg->dests[cfg->ndests], extack);
+		if (err)
+			return err;
+		cfg->ndests++;
+	}
+	return 0;
+}
+
+/* Validate everything into a copy, then publish it: all or nothing. */
+static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct eqds_net *en = eqds_net(genl_info_net(info));
+	struct nlattr **a = info->attrs;
+	struct eqds_config *cfg;
+	int err;
+
+	mutex_lock(&en->lock);
+	cfg = kmemdup(rcu_dereference_protected(en->config, lockdep_is_held(&en->lock)),
+		      sizeof(*cfg), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!cfg)
+		goto out;
+
+	if (a[EQDS_A_DESTS]) {
+		err = parse_dests(a[EQDS_A_DESTS], cfg, info->extack);
+		if (err)
+			goto out_free;
+	}
+	if (a[EQDS_A_PORT])
+		cfg->port = nla_get_u16(a[EQDS_A_PORT]);
+	if (a[EQDS_A_PULL_RATE])
+		cfg->pull_rate_mbit = nla_get_u32(a[EQDS_A_PULL_RATE]);
+	if (a[EQDS_A_MODE])
+		cfg->mode = nla_get_u8(a[EQDS_A_MODE]);
+	if (a[EQDS_A_WINDOW])
+		cfg->window = nla_get_u32(a[EQDS_A_WINDOW]);
+	if (a[EQDS_A_QUEUE_LIMIT])
+		cfg->queue_limit = nla_get_u32(a[EQDS_A_QUEUE_LIMIT]);
+	if (a[EQDS_A_IDLE_TIMEOUT])
+		cfg->idle_timeout_ms = nla_get_u32(a[EQDS_A_IDLE_TIMEOUT]);
+
+	err = eqds_net_set_config(en, cfg);
+	goto out;
+out_free:
+	kfree(cfg);
+out:
+	mutex_unlock(&en->lock);
+	return err;
+}
+
+static const struct genl_ops eqds_genl_ops[] = {
+	{
+		.cmd = EQDS_CMD_GET_INSTANCE,
+		.doit = eqds_get_doit,
+		.dumpit = eqds_get_dumpit,
+	},
+	{
+		.cmd = EQDS_CMD_SET_INSTANCE,
+		.doit = eqds_set_doit,
+		/* CAP_NET_ADMIN in the user namespace owning the netns. */
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+};
+
+static struct genl_family eqds_genl_family __ro_after_init = {
+	.name = EQDS_GENL_NAME,
+	.version = EQDS_GENL_VERSION,
+	.maxattr = EQDS_A_MAX,
+	.policy = eqds_policy,
+	.netnsok = true,
+	.parallel_ops = false,
+	.module = THIS_MODULE,
+	.ops = eqds_genl_ops,
+	.n_ops = ARRAY_SIZE(eqds_genl_ops),
+	/* resv_start_op 0: every op is strictly validated against the policy. */
+};
+
+int __init eqds_genl_register(void)
+{
+	return genl_register_family(&eqds_genl_family);
+}
+
+void eqds_genl_unregister(void)
+{
+	genl_unregister_family(&eqds_genl_family);
+}
