@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * credit.c - sender credit accounting and receiver pull numbering.
+ *
+ * See credit.h for the model. All arithmetic on pull numbers is serial
+ * (seq.h), so the counters may wrap at 2^32. Byte products are computed in
+ * 64 bits; divisions stay 32-bit so 32-bit kernels need no div_u64().
+ */
+#include "credit.h"
+#include "seq.h"
+
+/* Pulls that make up one window, at least one. */
+static u32 eqds_window_quanta(u32 window, u32 quantum)
+{
+	u32 n = quantum ? window / quantum : 0;
+
+	return n ? n : 1;
+}
+
+void eqds_credit_init(struct eqds_credit *c, u32 window, u32 quantum,
+		      u32 initial)
+{
+	memset(c, 0, sizeof(*c));
+	c->window = window;
+	c->quantum = quantum;
+	c->credit = eqds_min_u32(initial, window);
+}
+
+u32 eqds_credit_pull(struct eqds_credit *c, u32 pull_no, u32 quantum)
+{
+	s32 jump = eqds_seq_diff(pull_no, c->pull_hi);
+	u32 n, max_n, room;
+	u64 gain;
+
+	if (!quantum)
+		return 0;
+	if (jump <= 0) {
+		c->stale_pulls++;
+		return 0;
+	}
+
+	n = (u32)jump;
+	max_n = eqds_window_quanta(c->window, quantum);
+	if (n > max_n) {
+		c->clamped_pulls++;
+		c->refused_bytes += (u64)(n - max_n) * quantum;
+		n = max_n;
+	}
+	c->pull_hi = pull_no;
+	c->quantum = quantum;
+
+	gain = (u64)n * quantum;
+	room = c->window - c->credit;
+	if (gain > room) {
+		c->refused_bytes += gain - room;
+		gain = room;
+	}
+	c->credit += (u32)gain;
+	return (u32)gain;
+}
+
+bool eqds_credit_take(struct eqds_credit *c, u32 bytes)
+{
+	if (bytes > c->credit)
+		return false;
+	c->credit -= bytes;
+	return true;
+}
+
+u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued)
+{
+	u32 want, quanta;
+
+	if (queued <= c->credit || !c->quantum)
+		return 0;
+	/* Never more than a window, so the rest fits in 32 bits. */
+	want = (u32)eqds_min_u64(queued - c->credit, c->window);
+	quanta = want / c->quantum + (want % c->quantum != 0);
+	quanta = eqds_min_u32(quanta, eqds_window_quanta(c->window,
+							 c->quantum));
+	return (u16)eqds_min_u32(quanta, 0xffff);
+}
+
+void eqds_pullgen_init(struct eqds_pullgen *g, u32 max_ahead)
+{
+	g->pull_no = 0;
+	g->target = 0;
+	g->max_ahead = max_ahead;
+}
+
+void eqds_pullgen_demand(struct eqds_pullgen *g, u16 pull_target)
+{
+	g->target = g->pull_no + eqds_min_u32(pull_target, g->max_ahead);
+}
+
+u32 eqds_pullgen_outstanding(const struct eqds_pullgen *g)
+{
+	s32 d = eqds_seq_diff(g->target, g->pull_no);
+
+	return d > 0 ? (u32)d : 0;
+}
+
+u32 eqds_pullgen_next(struct eqds_pullgen *g)
+{
+	return ++g->pull_no;
+}

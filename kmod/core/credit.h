@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * credit.h - credit accounting: the sender's side (struct eqds_credit) and
+ * the receiver's pull-number generator (struct eqds_pullgen), one of each
+ * per tunnel.
+ *
+ * Credit is counted in bytes: to send a b-byte packet the sender must hold b
+ * bytes. The receiver grants credit with PULL packets that carry a
+ * cumulative pull number: the receiver's generator starts at 0 and numbers
+ * its first pull 1, the sender starts with 0 as the highest pull seen. When
+ * the highest pull number seen rises by n, the sender gains n quanta, so
+ * lost or reordered pulls lose no credit: the next higher pull makes up for
+ * them, and an old or duplicate pull is ignored.
+ *
+ * The window bounds everything: an honest receiver never has more than one
+ * window of credit outstanding (held + data in flight + pulls in flight), so
+ * the sender never holds more than a window. A pull that jumps more than a
+ * window ahead (a forged pull, or state that fell out of step) is clamped to
+ * one window's worth and counted; credit beyond the window is refused and
+ * counted. The jump is still accepted as the new highest pull number, so the
+ * sender falls back into step with the receiver's counter at once instead of
+ * ignoring its real pulls. Every refused byte is counted, which gives the
+ * conservation law the fuzzer checks:
+ *	gained + refused_bytes == sum over accepted pulls of n * quantum.
+ */
+#ifndef _EQDS_CORE_CREDIT_H
+#define _EQDS_CORE_CREDIT_H
+
+#include "platform.h"
+
+/* Sender side: credit held and pulls seen, for one tunnel. */
+struct eqds_credit {
+	u32	credit;		/* bytes the sender may send now */
+	u32	window;		/* most credit ever held, bytes */
+	u32	quantum;	/* bytes per pull, from the latest pull */
+	u32	pull_hi;	/* highest pull number seen */
+	u64	stale_pulls;	/* pulls not above pull_hi: late or duplicate */
+	u64	clamped_pulls;	/* pulls that jumped more than a window */
+	u64	refused_bytes;	/* credit not granted: jump clamp, window cap */
+};
+
+/*
+ * Start (or restart, for a new epoch) a tunnel's sender state. window and
+ * quantum are in bytes; quantum is the guess used for the pull target until
+ * the first pull tells the real one. initial is the credit the sender starts
+ * with: 0 in RTS mode, a window in burst mode; it is capped at the window.
+ */
+void eqds_credit_init(struct eqds_credit *c, u32 window, u32 quantum,
+		      u32 initial);
+
+/*
+ * A pull arrived with number pull_no granting quantum bytes per pull (the
+ * wire quantum converted with eqds_quantum_bytes()). Returns the credit
+ * gained, in bytes: 0 for a stale pull or a zero quantum.
+ */
+u32 eqds_credit_pull(struct eqds_credit *c, u32 pull_no, u32 quantum);
+
+/*
+ * Spend credit for a bytes-long packet. Returns false, spending nothing, if
+ * less than bytes is held.
+ */
+bool eqds_credit_take(struct eqds_credit *c, u32 bytes);
+
+/*
+ * The pull target to put in data packets: quanta still wanted beyond the
+ * credit held, for queued bytes waiting to be sent. Rounded up to whole
+ * quanta, capped at one window (at least one quantum) and at the 16-bit
+ * field. 0 when the credit held covers the queue.
+ */
+u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued);
+
+/*
+ * Receiver side: the pulls granted to one sender. The sender's latest pull
+ * target, taken relative to the pulls already sent, sets how far pulling
+ * goes. Pulls that are in flight when a data packet leaves the sender are
+ * not known to it, so the receiver can grant up to that many pulls more
+ * than needed; the sender caps what it holds at the window.
+ */
+struct eqds_pullgen {
+	u32	pull_no;	/* last pull number sent; 0 before the first */
+	u32	target;		/* pull number that satisfies the demand */
+	u32	max_ahead;	/* window in quanta: the most a target asks */
+};
+
+/* Start (or restart) the generator; max_ahead is the window in quanta. */
+void eqds_pullgen_init(struct eqds_pullgen *g, u32 max_ahead);
+
+/*
+ * A data packet carried pull_target: want that many pulls beyond those
+ * already sent (capped at max_ahead). The latest packet wins, so a queue
+ * that shrank lowers the target.
+ */
+void eqds_pullgen_demand(struct eqds_pullgen *g, u16 pull_target);
+
+/* Pulls still to send before the demand is met (0 when met). */
+u32 eqds_pullgen_outstanding(const struct eqds_pullgen *g);
+
+/*
+ * Number the next pull and return its number. Whether a pull is due is the
+ * pacer's decision (it normally asks eqds_pullgen_outstanding() first), so
+ * this never refuses.
+ */
+u32 eqds_pullgen_next(struct eqds_pullgen *g);
+
+#endif /* _EQDS_CORE_CREDIT_H */

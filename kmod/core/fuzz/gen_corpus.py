@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# Writes the seed corpora under corpus/<target>/. The packets are built here
+# with struct.pack straight from uapi/linux/eqds_wire.h, independently of
+# wire.c, so the seeds also cross-check the encoder's byte layout (the
+# replay test decodes and re-encodes each one). Run from anywhere; commit
+# the output.
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+SYN, ACK, NACK, PULL, RTS, FIN, RST, SACK = 1, 2, 4, 8, 16, 32, 64, 128
+NONE, IPV4, IPV6 = 0, 4, 6
+DATA, CTRL = 1, 2
+
+
+def common(typ, flags, path, np, epoch):
+    return struct.pack(">BBBBI", 1 << 4 | typ, flags, path, np, epoch)
+
+
+def data(flags, np, seq, pt, segs, payload, path=3, epoch=0x5eed0001):
+    return (common(DATA, flags, path, np, epoch) +
+            struct.pack(">IHH", seq, pt, segs) + payload)
+
+
+def ctrl(flags, ack=0, pull=0, busy=0, quantum=0, sack=0, path=3,
+         epoch=0x5eed0001):
+    return (common(CTRL, flags, path, 0, epoch) +
+            struct.pack(">IIHHQ", ack, pull, busy, quantum, sack))
+
+
+ipv4 = bytes([0x45, 0, 0, 20, 0, 0, 0x40, 0, 64, 6, 0, 0,
+              10, 0, 0, 1, 10, 0, 0, 2])
+ipv6 = bytes([0x60, 0, 0, 0, 0, 0, 6, 64]) + bytes(32)
+
+decode_seeds = {
+    "data_ipv4": data(0, IPV4, 1000, 4, 1, ipv4),
+    "data_ipv4_syn_gso": data(SYN, IPV4, 0xfffffff0, 150, 45, ipv4),
+    "data_ipv6_fin": data(FIN, IPV6, 7, 0, 1, ipv6),
+    "data_rts_probe": data(SYN | RTS, NONE, 0x12345678, 10, 0, b""),
+    "data_fin": data(FIN, NONE, 99, 0, 0, b""),
+    "ctrl_ack_pull": ctrl(ACK | PULL, ack=1001, pull=5, busy=40, quantum=64),
+    "ctrl_sack_nack": ctrl(ACK | NACK | SACK | PULL, ack=0xffffffff,
+                           pull=0, quantum=64, sack=0x8000000000000005),
+    "ctrl_synack": ctrl(SYN | ACK, ack=0x12345678),
+    "ctrl_rst": ctrl(RST, busy=100),
+    "ctrl_rts": ctrl(RTS),
+    "ctrl_fin_ack": ctrl(FIN | ACK, ack=42),
+}
+
+
+def cfg(window, quantum, initial, start, max_ahead):
+    # Layout read by fuzz_credit.cc: window >> 4 (3 bytes), quantum >> 6
+    # (2), initial >> 4 (3), start pull number (4), max_ahead (2).
+    return (struct.pack(">I", window >> 4)[1:] +
+            struct.pack(">H", quantum >> 6) +
+            struct.pack(">I", initial >> 4)[1:] +
+            struct.pack(">IH", start, max_ahead))
+
+
+def op_gen():
+    return bytes([0])
+
+
+def op_deliver(i):
+    return bytes([1]) + struct.pack(">H", i)
+
+
+def op_drop(i):
+    return bytes([2]) + struct.pack(">H", i)
+
+
+def op_forge_near(delta, quantum):
+    return bytes([3]) + struct.pack(">hH", delta, quantum >> 6)
+
+
+def op_forge_any(no, quantum):
+    return bytes([4]) + struct.pack(">I", no) + struct.pack(">I", quantum)[1:]
+
+
+def op_take(n):
+    return bytes([5]) + struct.pack(">I", n)[1:]
+
+
+def op_target(queued):
+    return bytes([6, 1]) + struct.pack(">I", queued)[1:]
+
+
+W, Q = 150 * 4096, 4096
+credit_seeds = {
+    "in_order": cfg(W, Q, 0, 0, 150) + op_target(40 * 1500) +
+    op_gen() * 4 + op_deliver(0) * 4 + op_take(1500) * 3,
+    "lost_and_reordered_at_wrap": cfg(W, Q, 0, 0xfffffffd, 150) +
+    op_target(1 << 20) + op_gen() * 8 + op_drop(0) + op_deliver(3) +
+    op_deliver(0) + op_drop(2) + op_deliver(1) + op_take(9000),
+    "forged_jump": cfg(W, Q, 0, 7, 150) + op_forge_any(0x70000000, Q) +
+    op_take(W) + op_gen() + op_deliver(0) + op_forge_near(-5, Q),
+    "burst_window_full": cfg(10 * Q, Q, 10 * Q, 0, 10) + op_gen() * 3 +
+    op_deliver(2) + op_take(1) + op_deliver(0) + op_target(0),
+    "small_quantum": cfg(W, 64, 0, 0x7ffffff0, 150) +
+    op_forge_near(300, 64) + op_target(1 << 16) + op_take(100),
+}
+
+
+def write(target, seeds):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    for name, blob in seeds.items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(blob)
+
+
+write("fuzz_decode", decode_seeds)
+write("fuzz_credit", credit_seeds)

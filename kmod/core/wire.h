@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wire.h - decoding, validating and encoding eqds headers.
+ *
+ * The byte layout is fixed by uapi/linux/eqds_wire.h; this file turns it into
+ * a host-order struct eqds_pkt and back. Decoding validates every field, so
+ * the rest of the module only ever sees headers that make sense, and each
+ * kind of malformed packet has its own reason code (per-reason drop counters
+ * in the module, names in logs).
+ *
+ * Validation rules, checked in this order (the first failure is reported):
+ *
+ *  Any packet:
+ *   SHORT            fewer than 8 bytes (the common header)
+ *   VERSION          version nibble != EQDS_WIRE_VERSION
+ *   TYPE             type nibble is neither DATA nor CTRL
+ *  Data packets:
+ *   DATA_SHORT       fewer than EQDS_DATA_HLEN bytes
+ *   DATA_FLAGS       a flag other than SYN, RTS, FIN (ACK, NACK, PULL, RST
+ *                    and SACK belong to control packets)
+ *   DATA_FLAG_COMBO  RTS together with FIN: asking for credit on a tunnel
+ *                    that is being torn down
+ *   DATA_PROTO       next_proto is not NONE, IPV4 or IPV6
+ *   DATA_EMPTY       next_proto NONE without RTS or FIN: a data packet
+ *                    without payload must be an RTS probe or a teardown
+ *   DATA_STRAY       next_proto NONE but payload bytes follow the header
+ *   DATA_PAYLOAD     payload shorter than the inner protocol's minimal
+ *                    header (20 bytes IPv4, 40 bytes IPv6)
+ *   DATA_SEGS        seg_count out of range: a packet with payload consumes
+ *                    1..EQDS_MAX_SEGS sequence numbers, one without payload
+ *                    consumes none (seg_count 0, seq is the next to be used)
+ *  Control packets:
+ *   CTRL_SHORT       fewer than EQDS_CTRL_HLEN bytes
+ *   CTRL_LONG        bytes after the control header (it carries nothing)
+ *   CTRL_PROTO       next_proto != 0
+ *   CTRL_NO_FLAGS    no flag set: the packet would mean nothing
+ *   CTRL_RST_COMBO   RST with any other flag: the receiver does not know the
+ *                    tunnel, so it cannot ack, pull or confirm anything on it
+ *   CTRL_RTS_COMBO   RTS with any other flag: RTS is the sender's request,
+ *                    the others are the receiver's answers
+ *   CTRL_NEED_ACK    SYN, NACK or SACK without ACK: SYN+ACK confirms the
+ *                    tunnel, NACK names the ack field's seq as missing, the
+ *                    SACK bitmap is relative to the ack field
+ *   CTRL_FIN_COMBO   FIN with SYN or PULL: confirming or granting credit on
+ *                    a tunnel that is being torn down
+ *   CTRL_QUANTUM     PULL with quantum 0: the pull would grant nothing
+ *   CTRL_RESERVED    a field whose flag is clear is not zero (ack without
+ *                    ACK, pull_no or quantum without PULL, sack without SACK)
+ *
+ * path_id, epoch, seq, pull_target and busy_us take any value. Because every
+ * header bit lands in a field of struct eqds_pkt and the encoder applies the
+ * same rules, encode(decode(bytes)) == bytes for every accepted header and
+ * decode(encode(pkt)) == pkt for every valid pkt.
+ */
+#ifndef _EQDS_CORE_WIRE_H
+#define _EQDS_CORE_WIRE_H
+
+#include "platform.h"
+#include <linux/eqds_wire.h>
+
+/*
+ * Most sequence numbers one data packet may consume. A TSO superpacket
+ * becomes at most this many wire packets; 64 KB of TCP at a 1448-byte MSS is
+ * 46 segments. Bigger bursts must be segmented by the sender.
+ */
+#define EQDS_MAX_SEGS		64
+
+/* Longest header the decoder reads. */
+#define EQDS_MAX_HLEN		EQDS_CTRL_HLEN
+
+/* Shortest inner packets: an IPv4 header without options, an IPv6 header. */
+#define EQDS_IPV4_MIN_LEN	20
+#define EQDS_IPV6_MIN_LEN	40
+
+/* The wire carries the pull quantum in units of 64 bytes. */
+#define EQDS_QUANTUM_SHIFT	6
+
+enum eqds_decode_err {
+	EQDS_DE_OK,		/* not an error; keeps real reasons non-zero */
+	EQDS_DE_SHORT,
+	EQDS_DE_VERSION,
+	EQDS_DE_TYPE,
+	EQDS_DE_DATA_SHORT,
+	EQDS_DE_DATA_FLAGS,
+	EQDS_DE_DATA_FLAG_COMBO,
+	EQDS_DE_DATA_PROTO,
+	EQDS_DE_DATA_EMPTY,
+	EQDS_DE_DATA_STRAY,
+	EQDS_DE_DATA_PAYLOAD,
+	EQDS_DE_DATA_SEGS,
+	EQDS_DE_CTRL_SHORT,
+	EQDS_DE_CTRL_LONG,
+	EQDS_DE_CTRL_PROTO,
+	EQDS_DE_CTRL_NO_FLAGS,
+	EQDS_DE_CTRL_RST_COMBO,
+	EQDS_DE_CTRL_RTS_COMBO,
+	EQDS_DE_CTRL_NEED_ACK,
+	EQDS_DE_CTRL_FIN_COMBO,
+	EQDS_DE_CTRL_QUANTUM,
+	EQDS_DE_CTRL_RESERVED,
+	EQDS_DE_COUNT		/* number of codes, for counter arrays */
+};
+
+/* Fields of a data header, host order. */
+struct eqds_pkt_data {
+	u32	seq;		/* first sequence number */
+	u16	pull_target;	/* quanta wanted beyond current pulls */
+	u16	seg_count;	/* sequence numbers consumed */
+};
+
+/* Fields of a control header, host order. */
+struct eqds_pkt_ctrl {
+	u32	ack;		/* next sequence number expected */
+	u32	pull_no;	/* cumulative pull number */
+	u16	busy_us;	/* receiver link busy time, microseconds */
+	u16	quantum;	/* credit per pull, 64-byte units */
+	u64	sack;		/* bit i set: seq ack + 1 + i was received */
+};
+
+/*
+ * A decoded header. Both sub-structs are always present (no union, so C++
+ * never reads an inactive member); the one that does not match the type is
+ * all zero after decoding and ignored by the encoder.
+ */
+struct eqds_pkt {
+	u8	type;		/* EQDS_TYPE_DATA or EQDS_TYPE_CTRL */
+	u8	flags;		/* EQDS_F_* */
+	u8	path_id;
+	u8	next_proto;	/* EQDS_NP_*; 0 for control */
+	u32	epoch;		/* sender's tunnel incarnation */
+	u16	hlen;		/* header length; set by the decoder */
+	u32	payload_len;	/* bytes after the header */
+	struct eqds_pkt_data	data;
+	struct eqds_pkt_ctrl	ctrl;
+};
+
+/*
+ * Decode the eqds header at buf. len is the length of the whole eqds packet
+ * (header and payload): the payload rules need it. Only the header is read,
+ * never more than min(len, EQDS_MAX_HLEN) bytes, so a kernel caller needs
+ * just the header linear. Returns the header length (EQDS_DATA_HLEN or
+ * EQDS_CTRL_HLEN) and fills *out, or returns -enum eqds_decode_err, in which
+ * case *out holds nothing useful.
+ */
+int eqds_decode(const void *buf, u32 len, struct eqds_pkt *out);
+
+/*
+ * Check a host-order packet against the rules above, payload_len included;
+ * hlen is ignored. Returns 0 or -enum eqds_decode_err.
+ */
+int eqds_pkt_check(const struct eqds_pkt *pkt);
+
+/*
+ * Write the header of pkt into buf (len bytes available). pkt must be valid
+ * (eqds_pkt_check) and of the right type; the payload is the caller's.
+ * Returns the header length, or -EQDS_DE_TYPE for the wrong type,
+ * -EQDS_DE_DATA_SHORT / -EQDS_DE_CTRL_SHORT if the buffer is too small, or
+ * the validation error. Nothing is written on error.
+ */
+int eqds_encode_data(void *buf, u32 len, const struct eqds_pkt *pkt);
+int eqds_encode_ctrl(void *buf, u32 len, const struct eqds_pkt *pkt);
+
+/* eqds_encode_data() or eqds_encode_ctrl(), by pkt->type. */
+int eqds_encode(void *buf, u32 len, const struct eqds_pkt *pkt);
+
+/*
+ * Short stable name of a reason code ("ctrl_short"), for counters and logs.
+ * Accepts the code or its negation, as returned by the functions above.
+ */
+const char *eqds_decode_err_name(int err);
+
+/* Pull quantum, wire units to bytes. */
+static inline u32 eqds_quantum_bytes(u16 quantum)
+{
+	return (u32)quantum << EQDS_QUANTUM_SHIFT;
+}
+
+/* Is seq marked received in a SACK bitmap relative to ack? */
+static inline bool eqds_sack_has(u64 sack, u32 ack, u32 seq)
+{
+	u32 off = seq - ack - 1;
+
+	return off < 64 && (sack >> off) & 1;
+}
+
+#endif /* _EQDS_CORE_WIRE_H */
