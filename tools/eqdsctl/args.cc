@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "args.h"
+
+#include <linux/eqds.h>
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+
+namespace eqdsctl {
+
+namespace {
+
+std::string quote(std::string_view s)
+{
+	return "'" + std::string(s) + "'";
+}
+
+// Strict unsigned decimal: digits only (no sign, space, hex), optionally
+// followed by exactly `suffix`; in [min, max].
+uint32_t parse_number(std::string_view kw, std::string_view word, uint64_t min, uint64_t max,
+		      std::string_view suffix = {})
+{
+	std::string_view digits = word;
+	if (!suffix.empty() && digits.size() > suffix.size() &&
+	    digits.substr(digits.size() - suffix.size()) == suffix)
+		digits.remove_suffix(suffix.size());
+
+	bool ok = !digits.empty() && digits.size() <= 10;
+	uint64_t v = 0;
+	for (char c : digits) {
+		if (c < '0' || c > '9') {
+			ok = false;
+			break;
+		}
+		v = v * 10 + static_cast<uint64_t>(c - '0');
+	}
+	std::string range = std::to_string(min) + ".." + std::to_string(max);
+	if (!ok)
+		throw UsageError("set: " + std::string(kw) + ": " + quote(word) +
+				 " is not a number in " + range);
+	if (v < min || v > max)
+		throw UsageError("set: " + std::string(kw) + ": " + quote(word) + " is not in " + range);
+	return static_cast<uint32_t>(v);
+}
+
+std::vector<Prefix> parse_dests(std::string_view word)
+{
+	std::vector<Prefix> dests;
+	std::vector<std::string> spelled;
+
+	if (word == "none")
+		return dests;
+	if (word.empty())
+		throw UsageError("set: dests: empty list (use 'none' to clear it)");
+	size_t start = 0;
+	for (;;) {
+		size_t comma = word.find(',', start);
+		std::string_view item = word.substr(start, comma == std::string_view::npos
+								   ? std::string_view::npos
+								   : comma - start);
+		if (item.empty())
+			throw UsageError("set: dests: empty entry in " + quote(word));
+		Prefix p;
+		try {
+			p = parse_prefix(item);
+		} catch (const PrefixError &e) {
+			throw UsageError(std::string("set: dests: ") + e.what());
+		}
+		auto dup = std::find(dests.begin(), dests.end(), p);
+		if (dup != dests.end()) {
+			std::string first = spelled[static_cast<size_t>(dup - dests.begin())];
+			throw UsageError("set: dests: " + quote(item) + " repeats " + quote(first) +
+					 " (both are " + format_prefix(p) + ")");
+		}
+		dests.push_back(p);
+		spelled.emplace_back(item);
+		if (dests.size() > EQDS_MAX_DESTS)
+			throw UsageError("set: dests: more than " + std::to_string(EQDS_MAX_DESTS) +
+					 " prefixes");
+		if (comma == std::string_view::npos)
+			break;
+		start = comma + 1;
+	}
+	return dests;
+}
+
+bool is_global_option(std::string_view w)
+{
+	return w == "-j" || w == "--json" || w == "-s" || w == "--stats" || w == "-p" ||
+	       w == "--pretty" || w == "-h" || w == "--help" || w == "-V" || w == "--version";
+}
+
+[[noreturn]] void unexpected(std::string_view cmd, std::string_view word)
+{
+	std::string msg = std::string(cmd) + ": unexpected argument " + quote(word);
+	if (is_global_option(word))
+		msg += " (options go before the command)";
+	throw UsageError(msg);
+}
+
+void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
+{
+	Config &c = req.config;
+	std::set<std::string> seen;
+
+	if (i < args.size() && args[i] == "help") {
+		req.command = Command::Help;
+		return;
+	}
+	for (; i < args.size(); i += 2) {
+		const std::string &kw = args[i];
+		static const char *const keywords[] = {"port",	 "dests",	"pull-rate",   "mode",
+						       "window", "queue-limit", "idle-timeout"};
+		if (std::find(std::begin(keywords), std::end(keywords), kw) == std::end(keywords))
+			unexpected("set", kw);
+		if (!seen.insert(kw).second)
+			throw UsageError("set: " + quote(kw) + " given twice");
+		if (i + 1 >= args.size())
+			throw UsageError("set: " + quote(kw) + " needs a value");
+		const std::string &v = args[i + 1];
+
+		if (kw == "port") {
+			c.port = static_cast<uint16_t>(
+				parse_number(kw, v, Limits::kPortMin, Limits::kPortMax));
+		} else if (kw == "dests") {
+			c.dests = parse_dests(v);
+		} else if (kw == "pull-rate") {
+			c.pull_rate_mbit = v == "auto" ? 0 : parse_number(kw, v, 0, UINT32_MAX, "mbit");
+		} else if (kw == "mode") {
+			c.mode = mode_from_name(v);
+			if (!c.mode)
+				throw UsageError("set: mode: " + quote(v) + " is not rts or burst");
+		} else if (kw == "window") {
+			c.window = parse_number(kw, v, Limits::kWindowMin, Limits::kWindowMax);
+		} else if (kw == "queue-limit") {
+			c.queue_limit =
+				parse_number(kw, v, Limits::kQueueLimitMin, Limits::kQueueLimitMax);
+		} else {
+			c.idle_timeout_ms = parse_number(kw, v, Limits::kIdleTimeoutMin,
+							 Limits::kIdleTimeoutMax, "ms");
+		}
+	}
+	if (c.empty())
+		throw UsageError("set: nothing to set");
+}
+
+// One option word; "-js" style clusters of short options are accepted.
+void parse_option(Request &req, const std::string &w)
+{
+	if (w == "--json") {
+		req.json = true;
+	} else if (w == "--stats") {
+		req.stats = true;
+	} else if (w == "--pretty") {
+		req.pretty = req.json = true;
+	} else if (w == "--help") {
+		req.command = Command::Help;
+	} else if (w == "--version") {
+		req.command = Command::Version;
+	} else if (w.size() >= 2 && w[0] == '-' && w[1] != '-') {
+		for (size_t k = 1; k < w.size(); k++) {
+			switch (w[k]) {
+			case 'j':
+				req.json = true;
+				break;
+			case 's':
+				req.stats = true;
+				break;
+			case 'p':
+				req.pretty = req.json = true;
+				break;
+			case 'h':
+				req.command = Command::Help;
+				break;
+			case 'V':
+				req.command = Command::Version;
+				break;
+			default:
+				throw UsageError("unknown option " + quote(w.size() == 2
+									? w
+									: std::string("-") + w[k]));
+			}
+		}
+	} else {
+		throw UsageError("unknown option " + quote(w));
+	}
+}
+
+} // namespace
+
+Request parse_args(const std::vector<std::string> &args)
+{
+	Request req;
+	size_t i = 0;
+
+	for (; i < args.size() && args[i].size() > 1 && args[i][0] == '-'; i++) {
+		if (args[i] == "--") {
+			i++;
+			break;
+		}
+		parse_option(req, args[i]);
+		// -h and --version win over whatever follows, as in most tools.
+		if (req.command != Command::Show)
+			return req;
+	}
+	if (i == args.size())
+		return req;
+
+	const std::string &cmd = args[i++];
+	if (cmd == "show") {
+		if (i < args.size() && args[i] == "help") {
+			req.command = Command::Help;
+			return req;
+		}
+		if (i < args.size())
+			unexpected("show", args[i]);
+	} else if (cmd == "set") {
+		req.command = Command::Set;
+		parse_set(req, args, i);
+	} else if (cmd == "help") {
+		req.command = Command::Help;
+	} else {
+		throw UsageError("unknown command " + quote(cmd));
+	}
+	return req;
+}
+
+const char *short_usage()
+{
+	return "Usage: eqdsctl [-j|--json] [-p|--pretty] [-s|--stats] [show]\n"
+	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
+	       "                   [mode rts|burst] [window N] [queue-limit N] [idle-timeout MS]\n"
+	       "       eqdsctl help | -h | --help | -V | --version\n";
+}
+
+const char *help_text()
+{
+	return "Usage: eqdsctl [OPTIONS] [show]\n"
+	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
+	       "                   [mode rts|burst] [window N] [queue-limit N] [idle-timeout MS]\n"
+	       "       eqdsctl help | -h | --help | -V | --version\n"
+	       "\n"
+	       "Configure the EQDS (Edge-Queued Datagram Service) instance of the current\n"
+	       "network namespace through the 'eqds' generic netlink family.\n"
+	       "\n"
+	       "Options (before the command):\n"
+	       "  -j, --json     show: print one JSON object (counters always included)\n"
+	       "  -p, --pretty   indent the JSON output (implies -j)\n"
+	       "  -s, --stats    show: print the counters too\n"
+	       "  -h, --help     print this help and exit\n"
+	       "  -V, --version  print eqdsctl's version and exit\n"
+	       "\n"
+	       "set (needs CAP_NET_ADMIN; only the given settings change):\n"
+	       "  port N                UDP port, 1..65535\n"
+	       "  dests LIST|none       comma-separated IPv4/IPv6 prefixes (ADDR[/LEN], host bits\n"
+	       "                        cleared), at most 64; replaces the whole list\n"
+	       "  pull-rate MBIT|auto   receiver pull rate in Mbit/s; auto (or 0) = link speed\n"
+	       "  mode rts|burst        start tunnels with a request-to-send or a window burst\n"
+	       "  window N              credit window, packets, 1..65535\n"
+	       "  queue-limit N         per-destination queue, packets, 1..65535\n"
+	       "  idle-timeout MS       tunnel idle timeout, ms, 100..3600000\n"
+	       "\n"
+	       "Exit status: 0 on success, 1 on any error.  See eqdsctl(8).\n";
+}
+
+} // namespace eqdsctl

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+// Command line -> Request, with no netlink involved (unit-testable).
+#ifndef EQDSCTL_ARGS_H
+#define EQDSCTL_ARGS_H
+
+#include "instance.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace eqdsctl {
+
+enum class Command { Show, Set, Help, Version };
+
+struct Request {
+	Command command = Command::Show;	// no command word: show
+	bool json = false;			// -j
+	bool pretty = false;			// -p (implies json)
+	bool stats = false;			// -s
+	Config config;				// set: the attributes to send
+};
+
+// A bad command line. what() is the message without the "eqdsctl: " prefix;
+// the caller prints it and the short usage, and exits 1.
+class UsageError : public std::runtime_error {
+public:
+	using std::runtime_error::runtime_error;
+};
+
+// Ranges from uapi/linux/eqds.h, checked before anything is sent.
+struct Limits {
+	static constexpr uint32_t kWindowMin = 1, kWindowMax = 65535;
+	static constexpr uint32_t kQueueLimitMin = 1, kQueueLimitMax = 65535;
+	static constexpr uint32_t kIdleTimeoutMin = 100, kIdleTimeoutMax = 3600000;
+	static constexpr uint32_t kPortMin = 1, kPortMax = 65535;
+};
+
+// args: the words after the program name. Throws UsageError.
+Request parse_args(const std::vector<std::string> &args);
+
+// The one-screen synopsis printed after a usage error (ends with a newline).
+const char *short_usage();
+// The full help text of "eqdsctl help" (ends with a newline).
+const char *help_text();
+
+} // namespace eqdsctl
+
+#endif

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+// eqdsctl: show and change the eqds instance of the current network namespace.
+// Exit status: 0 on success, 1 on any error (usage, netlink, kernel).
+#include "args.h"
+#include "instance.h"
+#include "netlink.h"
+#include "output.h"
+
+#include <linux/eqds.h>
+
+#include <cerrno>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#ifndef EQDSCTL_VERSION
+#define EQDSCTL_VERSION "0.0.0"
+#endif
+
+namespace eqdsctl {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitError = 1;
+
+const char *command_name(Command c)
+{
+	return c == Command::Set ? "set" : "show";
+}
+
+int show(const Request &req)
+{
+	Socket sock(EQDS_GENL_NAME);
+	Message msg = sock.request(EQDS_CMD_GET_INSTANCE);
+	std::vector<Reply> replies = sock.transact(msg);
+
+	if (replies.empty())
+		throw ReplyError("no instance in the answer");
+	const Reply &r = replies.front();
+	Instance inst = parse_instance_reply(r.data(), r.size(), sock.family_id());
+	if (req.json)
+		print_json(std::cout, inst, req.pretty);
+	else
+		print_text(std::cout, inst, req.stats);
+	return kExitOk;
+}
+
+int set(const Request &req)
+{
+	Socket sock(EQDS_GENL_NAME);
+	Message msg = sock.request(EQDS_CMD_SET_INSTANCE);
+	std::string warning;
+
+	put_config_attrs(msg.get(), req.config);
+	sock.transact(msg, &warning);
+	if (!warning.empty())
+		std::cerr << "eqdsctl: set: warning: " << warning << "\n";
+	return kExitOk;
+}
+
+int run(const Request &req)
+{
+	const char *cmd = command_name(req.command);
+
+	try {
+		switch (req.command) {
+		case Command::Help:
+			std::cout << help_text();
+			return kExitOk;
+		case Command::Version:
+			std::cout << "eqdsctl " EQDSCTL_VERSION " (generic netlink family '"
+				  << EQDS_GENL_NAME << "' version " << EQDS_GENL_VERSION << ")\n";
+			return kExitOk;
+		case Command::Set:
+			return set(req);
+		case Command::Show:
+			return show(req);
+		}
+	} catch (const FamilyNotFound &e) {
+		std::cerr << "eqdsctl: eqds module not loaded (generic netlink family '"
+			  << e.family() << "' not found)\n";
+	} catch (const KernelError &e) {
+		if (e.error() == EPERM)
+			std::cerr << "eqdsctl: permission denied: need CAP_NET_ADMIN "
+				     "(are you root in this network namespace?)\n";
+		else
+			std::cerr << "eqdsctl: " << cmd << ": " << e.what() << "\n";
+	} catch (const std::exception &e) {
+		std::cerr << "eqdsctl: " << cmd << ": " << e.what() << "\n";
+	}
+	return kExitError;
+}
+
+} // namespace
+} // namespace eqdsctl
+
+int main(int argc, char **argv)
+{
+	using namespace eqdsctl;
+	Request req;
+
+	try {
+		req = parse_args(std::vector<std::string>(argv + (argc > 0 ? 1 : 0), argv + argc));
+	} catch (const UsageError &e) {
+		std::cerr << "eqdsctl: " << e.what() << "\n" << short_usage();
+		return kExitError;
+	}
+
+	int rc = run(req);
+	std::cout.flush();
+	if (!std::cout) {
+		std::cerr << "eqdsctl: cannot write the output\n";
+		return kExitError;
+	}
+	return rc;
+}

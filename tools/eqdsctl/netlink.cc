@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "netlink.h"
+
+#include <linux/eqds.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <cstring>
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <new>
+
+namespace eqdsctl {
+
+namespace {
+
+// How long to wait for the kernel's answer before giving up.
+constexpr int kReplyTimeoutSec = 10;
+
+std::string nl_error_string(int err)
+{
+	return nl_geterror(err < 0 ? err : -err);
+}
+
+// What the receive callbacks collect. Callbacks never throw through libnl
+// (C code): a failure is stored here and rethrown after nl_recvmsgs().
+struct Exchange {
+	std::vector<Reply> replies;
+	bool done = false;
+	int error = 0;		// positive errno from an error ack
+	std::string extack;
+	std::string warning;
+	std::exception_ptr failure;
+};
+
+int on_valid(nl_msg *msg, void *arg)
+{
+	auto *ex = static_cast<Exchange *>(arg);
+	const nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	try {
+		const auto *p = reinterpret_cast<const uint8_t *>(nlh);
+		ex->replies.emplace_back(p, p + nlh->nlmsg_len);
+	} catch (...) {
+		ex->failure = std::current_exception();
+		ex->done = true;
+		return NL_STOP;
+	}
+	return NL_OK;
+}
+
+int on_ack(nl_msg *msg, void *arg)
+{
+	auto *ex = static_cast<Exchange *>(arg);
+	const nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	try {
+		ex->warning = extack_message(nlh, nlh->nlmsg_len);
+	} catch (...) {
+		ex->failure = std::current_exception();
+	}
+	ex->done = true;
+	return NL_STOP;
+}
+
+int on_finish(nl_msg *, void *arg)
+{
+	static_cast<Exchange *>(arg)->done = true;
+	return NL_STOP;
+}
+
+int on_error(sockaddr_nl *, nlmsgerr *err, void *arg)
+{
+	auto *ex = static_cast<Exchange *>(arg);
+	// libnl hands us nlmsg_data() of the error message, whose total length
+	// it has checked against the receive buffer (nlmsg_ok) and found to be
+	// at least NLMSG_HDRLEN + sizeof(*err).
+	const auto *nlh = reinterpret_cast<const nlmsghdr *>(
+		reinterpret_cast<const char *>(err) - NLMSG_HDRLEN);
+
+	ex->error = err->error < 0 ? -err->error : err->error;
+	try {
+		ex->extack = extack_message(nlh, nlh->nlmsg_len);
+	} catch (...) {
+		ex->failure = std::current_exception();
+	}
+	ex->done = true;
+	return NL_STOP;
+}
+
+struct CbDeleter {
+	void operator()(nl_cb *cb) const { nl_cb_put(cb); }
+};
+
+} // namespace
+
+KernelError::KernelError(int err, std::string extack)
+	: std::runtime_error(std::string(std::strerror(err)) +
+			     (extack.empty() ? "" : ": " + extack)),
+	  err_(err), extack_(std::move(extack))
+{
+}
+
+Message::Message() : msg_(nlmsg_alloc())
+{
+	if (!msg_)
+		throw std::bad_alloc();
+}
+
+Message::~Message()
+{
+	if (msg_)
+		nlmsg_free(msg_);
+}
+
+Message &Message::operator=(Message &&o) noexcept
+{
+	if (this != &o) {
+		if (msg_)
+			nlmsg_free(msg_);
+		msg_ = o.msg_;
+		o.msg_ = nullptr;
+	}
+	return *this;
+}
+
+Socket::Socket(const std::string &family)
+{
+	sk_ = nl_socket_alloc();
+	if (!sk_)
+		throw std::bad_alloc();
+	try {
+		int err = genl_connect(sk_);
+		if (err < 0)
+			throw NetlinkError("cannot open a generic netlink socket: " +
+					   nl_error_string(err), -err);
+
+		// Best effort: without them errors just come without a message.
+		int fd = nl_socket_get_fd(sk_), one = 1;
+		setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+		setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+		timeval tv{kReplyTimeoutSec, 0};
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+
+		family_id_ = genl_ctrl_resolve(sk_, family.c_str());
+		if (family_id_ == -NLE_OBJ_NOTFOUND)
+			throw FamilyNotFound(family);
+		if (family_id_ < 0)
+			throw NetlinkError("cannot resolve generic netlink family '" + family +
+					   "': " + nl_error_string(family_id_), -family_id_);
+	} catch (...) {
+		nl_socket_free(sk_);
+		throw;
+	}
+}
+
+Socket::~Socket()
+{
+	nl_socket_free(sk_);
+}
+
+Message Socket::request(uint8_t cmd, int flags) const
+{
+	Message msg;
+
+	if (!genlmsg_put(msg.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family_id_, 0,
+			 flags | NLM_F_ACK, cmd, EQDS_GENL_VERSION))
+		throw std::bad_alloc();
+	return msg;
+}
+
+std::vector<Reply> Socket::transact(Message &msg, std::string *warning)
+{
+	std::unique_ptr<nl_cb, CbDeleter> cb(nl_cb_alloc(NL_CB_DEFAULT));
+	Exchange ex;
+
+	if (!cb)
+		throw std::bad_alloc();
+	nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &ex);
+	nl_cb_set(cb.get(), NL_CB_ACK, NL_CB_CUSTOM, on_ack, &ex);
+	nl_cb_set(cb.get(), NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &ex);
+	nl_cb_err(cb.get(), NL_CB_CUSTOM, on_error, &ex);
+
+	int err = nl_send_auto(sk_, msg.get());
+	if (err < 0)
+		throw NetlinkError("cannot send the request: " + nl_error_string(err), -err);
+
+	while (!ex.done) {
+		err = nl_recvmsgs(sk_, cb.get());
+		if (ex.failure)
+			std::rethrow_exception(ex.failure);
+		if (ex.error)
+			throw KernelError(ex.error, ex.extack);
+		if (err == -NLE_AGAIN)
+			throw NetlinkError("no answer from the kernel after " +
+					   std::to_string(kReplyTimeoutSec) + " s", NLE_AGAIN);
+		if (err < 0)
+			throw NetlinkError("cannot receive the reply: " + nl_error_string(err), -err);
+	}
+	if (warning)
+		*warning = ex.warning;
+	return std::move(ex.replies);
+}
+
+std::string extack_message(const nlmsghdr *nlh, size_t len)
+{
+	if (len < NLMSG_HDRLEN + sizeof(nlmsgerr))
+		return "";
+	size_t total = nlh->nlmsg_len;
+	if (total > len || total < NLMSG_HDRLEN + sizeof(nlmsgerr))
+		return "";
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return "";
+
+	// Payload: struct nlmsgerr (which ends with the request's header), the
+	// rest of the request unless capped, padded; then the TLVs.
+	const auto *base = reinterpret_cast<const uint8_t *>(nlh);
+	nlmsghdr orig;
+	std::memcpy(&orig, base + NLMSG_HDRLEN + offsetof(nlmsgerr, msg), sizeof(orig));
+	size_t payload = sizeof(nlmsgerr);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+		if (orig.nlmsg_len < NLMSG_HDRLEN || orig.nlmsg_len > total)
+			return "";
+		payload += orig.nlmsg_len - NLMSG_HDRLEN;
+	}
+	size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(payload);
+	if (off >= total)
+		return "";
+
+	size_t rem = total - off;
+	const uint8_t *p = base + off;
+	while (rem >= NLA_HDRLEN) {
+		nlattr nla;
+		std::memcpy(&nla, p, sizeof(nla));
+		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > rem)
+			break;
+		if ((nla.nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG) {
+			const char *s = reinterpret_cast<const char *>(p + NLA_HDRLEN);
+			size_t n = nla.nla_len - NLA_HDRLEN;
+			return std::string(s, strnlen(s, n));
+		}
+		size_t step = NLA_ALIGN(nla.nla_len);
+		if (step >= rem)
+			break;
+		p += step;
+		rem -= step;
+	}
+	return "";
+}
+
+} // namespace eqdsctl

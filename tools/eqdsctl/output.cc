@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "output.h"
+
+#include "json.h"
+
+#include <string>
+
+namespace eqdsctl {
+
+namespace {
+
+// The version string comes from the kernel: keep control bytes off the terminal.
+std::string printable(const std::string &s)
+{
+	std::string out = s;
+	for (char &c : out)
+		if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+			c = '?';
+	return out;
+}
+
+// How "show -s" lays the counters out, "ip -s" style: one line per group,
+// "label: item N  item N ...". Each counter of kStats appears once (a unit
+// test checks it); one the kernel did not send is skipped.
+struct Shown {
+	const char *group;
+	const char *stat;	// kStats name
+	const char *label;	// as shown within the group
+};
+
+const Shown kLayout[] = {
+	{"tx", "tx_packets", "packets"},
+	{"tx", "tx_bytes", "bytes"},
+	{"tx", "tx_drops", "drops"},
+	{"tx", "tx_ctrl", "ctrl"},
+	{"rx", "rx_packets", "packets"},
+	{"rx", "rx_bytes", "bytes"},
+	{"rx", "rx_drops", "drops"},
+	{"rx", "rx_ctrl", "ctrl"},
+	{"pulls", "pulls_sent", "sent"},
+	{"pulls", "pulls_rcvd", "rcvd"},
+	{"pulls", "credit_refused", "credit-refused"},
+	{"tunnels", "tunnels", "alive"},
+	{"tunnels", "tunnels_created", "created"},
+	{"tunnels", "tunnels_reaped", "reaped"},
+	{"tunnels", "restarts", "restarts"},
+	{"ctrl", "acks_sent", "acks-sent"},
+	{"ctrl", "nacks_sent", "nacks-sent"},
+	{"ctrl", "nacks_rcvd", "nacks-rcvd"},
+	{"ctrl", "rsts_sent", "rsts-sent"},
+	{"ctrl", "rsts_rcvd", "rsts-rcvd"},
+	{"sender", "rts_sent", "rts-sent"},
+	{"sender", "syns_sent", "syns-sent"},
+	{"sender", "retransmits", "retransmits"},
+	{"sender", "timeouts", "timeouts"},
+	{"sender", "mss_clamped", "mss-clamped"},
+	{"reorder", "reorder_held", "held"},
+	{"reorder", "reorder_late", "late"},
+	{"reorder", "reorder_skipped", "skipped"},
+	{"drops", "drop_queue_full", "queue-full"},
+	{"drops", "drop_nomem", "nomem"},
+	{"drops", "drop_noroute", "noroute"},
+	{"drops", "drop_tunnel_limit", "tunnel-limit"},
+	{"drops", "drop_no_socket", "no-socket"},
+	{"drops", "drop_decode", "decode"},
+	{"drops", "drop_inner", "inner"},
+	{"drops", "drop_unknown", "unknown"},
+	{"drops", "drop_dup", "dup"},
+	{"drops", "drop_window", "window"},
+	{"drops", "drop_stale", "stale"},
+	{"drops", "drop_segs", "segs"},
+};
+
+// Lines longer than this wrap, continuing under the group's first item.
+constexpr size_t kWidth = 80;
+
+void print_stats(std::ostream &out, const Instance &inst)
+{
+	const size_t n = sizeof(kLayout) / sizeof(kLayout[0]);
+
+	for (size_t i = 0; i < n;) {
+		const std::string prefix = std::string("  ") + kLayout[i].group + ": ";
+		std::string line;
+		size_t col = prefix.size();
+		size_t j = i;
+		for (; j < n && std::string(kLayout[j].group) == kLayout[i].group; j++) {
+			auto v = inst.stats.find(kLayout[j].stat);
+			if (v == inst.stats.end())
+				continue;
+			std::string item = std::string(kLayout[j].label) + " " + std::to_string(v->second);
+			if (line.empty()) {
+				line = item;
+				col += item.size();
+			} else if (col + 2 + item.size() > kWidth) {
+				line += "\n" + std::string(prefix.size(), ' ') + item;
+				col = prefix.size() + item.size();
+			} else {
+				line += "  " + item;
+				col += 2 + item.size();
+			}
+		}
+		if (!line.empty())
+			out << prefix << line << "\n";
+		i = j;
+	}
+}
+
+} // namespace
+
+void print_text(std::ostream &out, const Instance &inst, bool stats)
+{
+	const Config &c = inst.config;
+	std::string line;
+	auto item = [&line](const std::string &s) {
+		line += "  " + s;	// indent, then two spaces between items
+	};
+
+	out << "eqds: version " << (inst.version ? printable(*inst.version) : "unknown") << "\n";
+
+	if (c.port)
+		item("port " + std::to_string(*c.port));
+	if (c.mode)
+		item("mode " + mode_string(*c.mode));
+	if (c.pull_rate_mbit)
+		item("pull-rate " + (*c.pull_rate_mbit ? std::to_string(*c.pull_rate_mbit) + "mbit"
+						       : std::string("auto")));
+	if (c.window)
+		item("window " + std::to_string(*c.window));
+	if (c.queue_limit)
+		item("queue-limit " + std::to_string(*c.queue_limit));
+	if (c.idle_timeout_ms)
+		item("idle-timeout " + std::to_string(*c.idle_timeout_ms) + "ms");
+	if (!line.empty())
+		out << line << "\n";
+
+	if (c.dests) {
+		out << "  dests";
+		if (c.dests->empty())
+			out << " none";
+		for (const Prefix &p : *c.dests)
+			out << " " << format_prefix(p);
+		out << "\n";
+	}
+
+	if (stats)
+		print_stats(out, inst);
+}
+
+void print_json(std::ostream &out, const Instance &inst, bool pretty)
+{
+	const Config &c = inst.config;
+	JsonWriter w(out, pretty);
+	auto u = [&w](const char *key, const auto &opt) {
+		w.key(key);
+		if (opt)
+			w.u64(*opt);
+		else
+			w.null();
+	};
+
+	w.begin_object();
+	w.key("version");
+	if (inst.version)
+		w.string(*inst.version);
+	else
+		w.null();
+	u("port", c.port);
+	w.key("mode");
+	if (c.mode)
+		w.string(mode_string(*c.mode));
+	else
+		w.null();
+	u("pull_rate_mbit", c.pull_rate_mbit);
+	u("window", c.window);
+	u("queue_limit", c.queue_limit);
+	u("idle_timeout_ms", c.idle_timeout_ms);
+	w.key("dests");
+	if (c.dests) {
+		w.begin_array();
+		for (const Prefix &p : *c.dests)
+			w.string(format_prefix(p));
+		w.end_array();
+	} else {
+		w.null();
+	}
+	w.key("stats");
+	w.begin_object();
+	for (const StatInfo &s : kStats) {
+		w.key(s.name);
+		auto v = inst.stats.find(s.name);
+		if (v != inst.stats.end())
+			w.u64(v->second);
+		else
+			w.null();
+	}
+	w.end_object();
+	w.end_object();
+	out << "\n";
+}
+
+} // namespace eqdsctl

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "args.h"
+
+#include <gtest/gtest.h>
+#include <linux/eqds.h>
+#include <sys/socket.h>
+
+using namespace eqdsctl;
+
+namespace {
+
+using Args = std::vector<std::string>;
+
+std::string usage_error(const Args &args)
+{
+	try {
+		parse_args(args);
+	} catch (const UsageError &e) {
+		return e.what();
+	}
+	return "(no error)";
+}
+
+} // namespace
+
+TEST(Args, NoArgumentsMeansShow)
+{
+	Request r = parse_args({});
+	EXPECT_EQ(r.command, Command::Show);
+	EXPECT_FALSE(r.json);
+	EXPECT_FALSE(r.stats);
+	EXPECT_FALSE(r.pretty);
+	EXPECT_TRUE(r.config.empty());
+}
+
+TEST(Args, ShowWithOptions)
+{
+	Request r = parse_args({"-j", "-s", "show"});
+	EXPECT_EQ(r.command, Command::Show);
+	EXPECT_TRUE(r.json);
+	EXPECT_TRUE(r.stats);
+	EXPECT_FALSE(r.pretty);
+
+	r = parse_args({"--json", "--pretty", "--stats", "show"});
+	EXPECT_TRUE(r.json && r.pretty && r.stats);
+
+	r = parse_args({"-p", "show"});	// -p implies -j
+	EXPECT_TRUE(r.json && r.pretty);
+	EXPECT_FALSE(r.stats);
+
+	r = parse_args({"-js"});		// clustered short options, default command
+	EXPECT_EQ(r.command, Command::Show);
+	EXPECT_TRUE(r.json && r.stats);
+
+	r = parse_args({"-s", "--", "show"});
+	EXPECT_TRUE(r.stats);
+	EXPECT_EQ(r.command, Command::Show);
+}
+
+TEST(Args, HelpAndVersion)
+{
+	for (const Args &a : {Args{"help"}, Args{"-h"}, Args{"--help"}, Args{"-j", "-h", "bogus"},
+			      Args{"set", "help"}, Args{"show", "help"}})
+		EXPECT_EQ(parse_args(a).command, Command::Help) << a[0];
+	EXPECT_EQ(parse_args({"--version"}).command, Command::Version);
+	EXPECT_EQ(parse_args({"-V"}).command, Command::Version);
+	EXPECT_NE(std::string(help_text()).find("idle-timeout MS"), std::string::npos);
+	EXPECT_NE(std::string(short_usage()).find("eqdsctl set"), std::string::npos);
+}
+
+TEST(Args, UnknownCommandOrOption)
+{
+	EXPECT_EQ(usage_error({"frobnicate"}), "unknown command 'frobnicate'");
+	EXPECT_EQ(usage_error({"-x", "show"}), "unknown option '-x'");
+	EXPECT_EQ(usage_error({"-jx"}), "unknown option '-x'");
+	EXPECT_EQ(usage_error({"--jason"}), "unknown option '--jason'");
+	EXPECT_EQ(usage_error({"show", "extra"}), "show: unexpected argument 'extra'");
+	EXPECT_EQ(usage_error({"show", "-j"}),
+		  "show: unexpected argument '-j' (options go before the command)");
+	EXPECT_EQ(usage_error({"help", "me"}), "(no error)");	// help ignores the rest
+}
+
+TEST(Args, SetEverything)
+{
+	Request r = parse_args({"set", "port", "7777", "dests", "10.0.0.1/24,fd00::/64", "pull-rate",
+				"25000", "mode", "burst", "window", "20", "queue-limit", "4",
+				"idle-timeout", "250"});
+	EXPECT_EQ(r.command, Command::Set);
+	const Config &c = r.config;
+	EXPECT_EQ(c.port, 7777);
+	ASSERT_TRUE(c.dests);
+	ASSERT_EQ(c.dests->size(), 2u);
+	EXPECT_EQ(format_prefix((*c.dests)[0]), "10.0.0.0/24");
+	EXPECT_EQ(format_prefix((*c.dests)[1]), "fd00::/64");
+	EXPECT_EQ(c.pull_rate_mbit, 25000u);
+	EXPECT_EQ(c.mode, EQDS_MODE_BURST);
+	EXPECT_EQ(c.window, 20u);
+	EXPECT_EQ(c.queue_limit, 4u);
+	EXPECT_EQ(c.idle_timeout_ms, 250u);
+}
+
+TEST(Args, SetOnlyWhatIsGiven)
+{
+	Request r = parse_args({"set", "mode", "rts"});
+	EXPECT_EQ(r.config.mode, EQDS_MODE_RTS);
+	EXPECT_FALSE(r.config.port);
+	EXPECT_FALSE(r.config.dests);
+	EXPECT_FALSE(r.config.pull_rate_mbit);
+	EXPECT_FALSE(r.config.window);
+	EXPECT_FALSE(r.config.queue_limit);
+	EXPECT_FALSE(r.config.idle_timeout_ms);
+}
+
+TEST(Args, SetDestsNoneIsAnEmptyList)
+{
+	Request r = parse_args({"set", "dests", "none"});
+	ASSERT_TRUE(r.config.dests);
+	EXPECT_TRUE(r.config.dests->empty());
+	EXPECT_FALSE(r.config.empty());
+}
+
+TEST(Args, SetUnitsAndAuto)
+{
+	EXPECT_EQ(parse_args({"set", "pull-rate", "auto"}).config.pull_rate_mbit, 0u);
+	EXPECT_EQ(parse_args({"set", "pull-rate", "0"}).config.pull_rate_mbit, 0u);
+	EXPECT_EQ(parse_args({"set", "pull-rate", "100mbit"}).config.pull_rate_mbit, 100u);
+	EXPECT_EQ(parse_args({"set", "pull-rate", "4294967295"}).config.pull_rate_mbit, 4294967295u);
+	EXPECT_EQ(parse_args({"set", "idle-timeout", "10000ms"}).config.idle_timeout_ms, 10000u);
+	EXPECT_EQ(usage_error({"set", "pull-rate", "4294967296"}),
+		  "set: pull-rate: '4294967296' is not in 0..4294967295");
+	EXPECT_EQ(usage_error({"set", "pull-rate", "10gbit"}),
+		  "set: pull-rate: '10gbit' is not a number in 0..4294967295");
+	EXPECT_EQ(usage_error({"set", "pull-rate", "mbit"}),
+		  "set: pull-rate: 'mbit' is not a number in 0..4294967295");
+	EXPECT_EQ(usage_error({"set", "idle-timeout", "10s"}),
+		  "set: idle-timeout: '10s' is not a number in 100..3600000");
+	EXPECT_EQ(usage_error({"set", "window", "10ms"}),
+		  "set: window: '10ms' is not a number in 1..65535");
+}
+
+TEST(Args, SetRanges)
+{
+	EXPECT_EQ(parse_args({"set", "port", "1"}).config.port, 1);
+	EXPECT_EQ(parse_args({"set", "port", "65535"}).config.port, 65535);
+	EXPECT_EQ(usage_error({"set", "port", "0"}), "set: port: '0' is not in 1..65535");
+	EXPECT_EQ(usage_error({"set", "port", "65536"}), "set: port: '65536' is not in 1..65535");
+	EXPECT_EQ(usage_error({"set", "window", "0"}), "set: window: '0' is not in 1..65535");
+	EXPECT_EQ(parse_args({"set", "window", "65535"}).config.window, 65535u);
+	EXPECT_EQ(usage_error({"set", "queue-limit", "65536"}),
+		  "set: queue-limit: '65536' is not in 1..65535");
+	EXPECT_EQ(usage_error({"set", "idle-timeout", "99"}),
+		  "set: idle-timeout: '99' is not in 100..3600000");
+	EXPECT_EQ(parse_args({"set", "idle-timeout", "3600000"}).config.idle_timeout_ms, 3600000u);
+	EXPECT_EQ(usage_error({"set", "idle-timeout", "3600001"}),
+		  "set: idle-timeout: '3600001' is not in 100..3600000");
+}
+
+TEST(Args, SetRejectsNonNumbers)
+{
+	for (const char *v : {"", "-1", "+1", " 1", "1 ", "0x10", "1e3", "abc", "99999999999999999999",
+			      "１"})
+		EXPECT_NE(usage_error({"set", "port", v}).find("is not a number in 1..65535"),
+			  std::string::npos)
+			<< v;
+}
+
+TEST(Args, SetKeywordErrors)
+{
+	EXPECT_EQ(usage_error({"set"}), "set: nothing to set");
+	EXPECT_EQ(usage_error({"set", "port"}), "set: 'port' needs a value");
+	EXPECT_EQ(usage_error({"set", "port", "1", "port", "2"}), "set: 'port' given twice");
+	EXPECT_EQ(usage_error({"set", "dests", "none", "dests", "10.0.0.0/8"}),
+		  "set: 'dests' given twice");
+	EXPECT_EQ(usage_error({"set", "speed", "10"}), "set: unexpected argument 'speed'");
+	EXPECT_EQ(usage_error({"set", "port", "1", "-j"}),
+		  "set: unexpected argument '-j' (options go before the command)");
+	EXPECT_EQ(usage_error({"set", "mode", "fast"}), "set: mode: 'fast' is not rts or burst");
+	EXPECT_EQ(usage_error({"set", "mode", "RTS"}), "set: mode: 'RTS' is not rts or burst");
+}
+
+TEST(Args, SetDestsErrors)
+{
+	EXPECT_EQ(usage_error({"set", "dests", "10.0.0.0/33"}),
+		  "set: dests: '10.0.0.0/33': prefix length must be 0..32");
+	EXPECT_EQ(usage_error({"set", "dests", "10.0.0.0/8,bogus"}),
+		  "set: dests: 'bogus': 'bogus' is not an IPv4 or IPv6 address");
+	EXPECT_EQ(usage_error({"set", "dests", "10.0.0.0/8,,fd00::/8"}),
+		  "set: dests: empty entry in '10.0.0.0/8,,fd00::/8'");
+	EXPECT_EQ(usage_error({"set", "dests", "10.0.0.0/8,"}),
+		  "set: dests: empty entry in '10.0.0.0/8,'");
+	EXPECT_EQ(usage_error({"set", "dests", ""}), "set: dests: empty list (use 'none' to clear it)");
+	EXPECT_EQ(usage_error({"set", "dests", "none,10.0.0.0/8"}),
+		  "set: dests: 'none': 'none' is not an IPv4 or IPv6 address");
+	EXPECT_EQ(usage_error({"set", "dests", "10.0.0.1/24,10.0.0.2/24"}),
+		  "set: dests: '10.0.0.2/24' repeats '10.0.0.1/24' (both are 10.0.0.0/24)");
+}
+
+TEST(Args, SetDestsLimit)
+{
+	std::string list;
+	for (int i = 0; i < EQDS_MAX_DESTS; i++)
+		list += (i ? "," : "") + std::string("10.0.") + std::to_string(i) + ".0/24";
+	Request r = parse_args({"set", "dests", list});
+	ASSERT_TRUE(r.config.dests);
+	EXPECT_EQ(r.config.dests->size(), static_cast<size_t>(EQDS_MAX_DESTS));
+	EXPECT_EQ(r.config.dests->back().family, AF_INET);
+
+	list += ",fd00::/8";
+	EXPECT_EQ(usage_error({"set", "dests", list}), "set: dests: more than 64 prefixes");
+}

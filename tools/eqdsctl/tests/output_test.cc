@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "output.h"
+
+#include <gtest/gtest.h>
+#include <linux/eqds.h>
+
+#include <sstream>
+
+using namespace eqdsctl;
+
+namespace {
+
+Instance defaults()
+{
+	Instance i;
+	i.version = "0.1.0";
+	i.config.port = 6666;
+	i.config.mode = EQDS_MODE_RTS;
+	i.config.pull_rate_mbit = 0;
+	i.config.window = 150;
+	i.config.queue_limit = 100;
+	i.config.idle_timeout_ms = 10000;
+	i.config.dests = std::vector<Prefix>{parse_prefix("10.0.0.0/24"), parse_prefix("fd00::/64")};
+	uint64_t v = 0;
+	for (const StatInfo &s : kStats)
+		i.stats[s.name] = v++;
+	return i;
+}
+
+std::string text(const Instance &i, bool stats)
+{
+	std::ostringstream out;
+	print_text(out, i, stats);
+	return out.str();
+}
+
+std::string json(const Instance &i, bool pretty = false)
+{
+	std::ostringstream out;
+	print_json(out, i, pretty);
+	return out.str();
+}
+
+} // namespace
+
+TEST(Text, Defaults)
+{
+	EXPECT_EQ(text(defaults(), false),
+		  "eqds: version 0.1.0\n"
+		  "  port 6666  mode rts  pull-rate auto  window 150  queue-limit 100  idle-timeout 10000ms\n"
+		  "  dests 10.0.0.0/24 fd00::/64\n");
+}
+
+TEST(Text, WithStats)
+{
+	Instance i = defaults();
+	i.config.pull_rate_mbit = 25000;
+	i.config.mode = EQDS_MODE_BURST;
+	i.config.dests = std::vector<Prefix>{};
+	EXPECT_EQ(text(i, true),
+		  "eqds: version 0.1.0\n"
+		  "  port 6666  mode burst  pull-rate 25000mbit  window 150  queue-limit 100  "
+		  "idle-timeout 10000ms\n"
+		  "  dests none\n"
+		  "  tx: packets 0  bytes 1  drops 8  ctrl 12\n"
+		  "  rx: packets 2  bytes 3  drops 7  ctrl 11\n"
+		  "  pulls: sent 4  rcvd 5  credit-refused 27\n"
+		  "  tunnels: alive 6  created 9  reaped 10  restarts 18\n"
+		  "  ctrl: acks-sent 13  nacks-sent 14  nacks-rcvd 15  rsts-sent 16  rsts-rcvd 17\n"
+		  "  sender: rts-sent 21  syns-sent 22  retransmits 19  timeouts 20  mss-clamped 26\n"
+		  "  reorder: held 23  late 24  skipped 25\n"
+		  "  drops: queue-full 28  nomem 29  noroute 30  tunnel-limit 38  no-socket 39\n"
+		  "         decode 31  inner 32  unknown 33  dup 34  window 35  stale 36  segs 37\n");
+}
+
+TEST(Text, EveryCounterIsShownOnce)
+{
+	Instance i;
+	uint64_t v = 100000;
+	for (const StatInfo &s : kStats)
+		i.stats[s.name] = v++;
+	std::string out = text(i, true);
+	for (const StatInfo &s : kStats) {
+		std::string value = " " + std::to_string(i.stats[s.name]);
+		size_t at = out.find(value);
+		ASSERT_NE(at, std::string::npos) << s.name << " not shown";
+		EXPECT_EQ(out.find(value, at + 1), std::string::npos) << s.name << " shown twice";
+	}
+	std::istringstream lines(out);
+	for (std::string l; std::getline(lines, l);)
+		EXPECT_LE(l.size(), 80u) << l;
+	EXPECT_EQ(text(i, false), "eqds: version unknown\n");
+}
+
+TEST(Text, MissingFieldsAreLeftOut)
+{
+	Instance i;
+	i.config.window = 3;
+	i.stats["pulls_rcvd"] = 9;
+	i.stats["drop_segs"] = 4;
+	EXPECT_EQ(text(i, true), "eqds: version unknown\n"
+				 "  window 3\n"
+				 "  pulls: rcvd 9\n"
+				 "  drops: segs 4\n");
+	EXPECT_EQ(text(Instance{}, true), "eqds: version unknown\n");
+}
+
+TEST(Text, ControlCharactersInTheVersionAreMasked)
+{
+	Instance i;
+	i.version = "1.0\x1b[31m\n";
+	EXPECT_EQ(text(i, false), "eqds: version 1.0?[31m?\n");
+}
+
+TEST(Text, UnknownMode)
+{
+	Instance i;
+	i.config.mode = 9;
+	EXPECT_EQ(text(i, false), "eqds: version unknown\n  mode unknown(9)\n");
+}
+
+TEST(Json, Defaults)
+{
+	std::string s = json(defaults());
+	const std::string head =
+		"{\"version\":\"0.1.0\",\"port\":6666,\"mode\":\"rts\",\"pull_rate_mbit\":0,"
+		"\"window\":150,\"queue_limit\":100,\"idle_timeout_ms\":10000,"
+		"\"dests\":[\"10.0.0.0/24\",\"fd00::/64\"],"
+		"\"stats\":{\"tx_packets\":0,\"tx_bytes\":1,\"rx_packets\":2,\"rx_bytes\":3,"
+		"\"pulls_sent\":4,\"pulls_rcvd\":5,\"tunnels\":6,\"rx_drops\":7,\"tx_drops\":8,"
+		"\"tunnels_created\":9,";
+	const std::string tail = ",\"drop_tunnel_limit\":38,\"drop_no_socket\":39}}\n";
+	EXPECT_EQ(s.substr(0, head.size()), head);
+	ASSERT_GE(s.size(), tail.size());
+	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
+	uint64_t v = 0;
+	for (const StatInfo &st : kStats) {
+		std::string kv = "\"" + std::string(st.name) + "\":" + std::to_string(v++);
+		EXPECT_TRUE(s.find(kv + ",") != std::string::npos ||
+			    s.find(kv + "}") != std::string::npos)
+			<< kv;
+	}
+}
+
+TEST(Json, MissingValuesAreNullAndStatsAlwaysPresent)
+{
+	Instance i;
+	i.version = "v\"1";
+	i.config.dests = std::vector<Prefix>{};
+	std::string s = json(i);
+	const std::string head =
+		"{\"version\":\"v\\\"1\",\"port\":null,\"mode\":null,\"pull_rate_mbit\":null,"
+		"\"window\":null,\"queue_limit\":null,\"idle_timeout_ms\":null,\"dests\":[],"
+		"\"stats\":{\"tx_packets\":null,";
+	EXPECT_EQ(s.substr(0, head.size()), head);
+	size_t nulls = 0;
+	for (size_t at = s.find(":null"); at != std::string::npos; at = s.find(":null", at + 1))
+		nulls++;
+	EXPECT_EQ(nulls, 6 + kStats.size());
+	EXPECT_NE(json(Instance{}).find("\"version\":null,"), std::string::npos);
+	EXPECT_NE(json(Instance{}).find("\"dests\":null,"), std::string::npos);
+}
+
+TEST(Json, LargeCountersAreExact)
+{
+	Instance i;
+	i.stats["tx_bytes"] = 18446744073709551615ull;
+	EXPECT_NE(json(i).find("\"tx_bytes\":18446744073709551615,"), std::string::npos);
+}
+
+TEST(Json, Pretty)
+{
+	std::string s = json(defaults(), true);
+	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
+	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
+		  std::string::npos);
+	const std::string tail = "    \"drop_no_socket\": 39\n  }\n}\n";
+	ASSERT_GE(s.size(), tail.size());
+	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
+}
