@@ -36,14 +36,6 @@ struct eqds_config {
 	struct eqds_prefix dests[EQDS_MAX_DESTS];
 };
 
-/* Ranges shared by the module parameters and the netlink policy. */
-#define EQDS_WINDOW_MIN		1
-#define EQDS_WINDOW_MAX		65535
-#define EQDS_QUEUE_LIMIT_MIN	1
-#define EQDS_QUEUE_LIMIT_MAX	65535
-#define EQDS_IDLE_TIMEOUT_MIN	100
-#define EQDS_IDLE_TIMEOUT_MAX	3600000
-
 void eqds_config_set_defaults(struct eqds_config *cfg);
 int eqds_prefix_init(struct eqds_prefix *p, u16 family, const void *addr, u8 len);
 int eqds_prefix_parse(const char *str, struct eqds_prefix *p);

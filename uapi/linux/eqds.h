@@ -28,6 +28,14 @@
 #define EQDS_DEFAULT_IDLE_TIMEOUT_MS	10000
 #define EQDS_MAX_DESTS			64	/* prefixes per namespace */
 
+/* Accepted ranges (inclusive) of the configuration attributes. */
+#define EQDS_WINDOW_MIN			1
+#define EQDS_WINDOW_MAX			65535
+#define EQDS_QUEUE_LIMIT_MIN		1
+#define EQDS_QUEUE_LIMIT_MAX		65535
+#define EQDS_IDLE_TIMEOUT_MIN		100
+#define EQDS_IDLE_TIMEOUT_MAX		3600000
+
 enum eqds_cmd {
 	EQDS_CMD_UNSPEC,
 	EQDS_CMD_GET_INSTANCE,
@@ -51,7 +59,7 @@ enum eqds_attr {
 	EQDS_A_PAD,
 	EQDS_A_VERSION,		/* string: module version (read only) */
 	EQDS_A_PORT,		/* u16: UDP port, host byte order, != 0 */
-	EQDS_A_DESTS,		/* nest of EQDS_A_DEST */
+	EQDS_A_DESTS,		/* array of EQDS_DEST_A_* nests, types 1..n */
 	EQDS_A_PULL_RATE,	/* u32: receiver pull rate, Mbit/s; 0 = link speed */
 	EQDS_A_MODE,		/* u8: enum eqds_start_mode */
 	EQDS_A_WINDOW,		/* u32: credit window in packets, 1..65535 */
@@ -87,6 +95,37 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_TUNNELS,		/* tunnels currently alive (gauge) */
 	EQDS_STATS_A_RX_DROPS,		/* received packets dropped, any reason */
 	EQDS_STATS_A_TX_DROPS,		/* captured packets dropped, any reason */
+	EQDS_STATS_A_TUNNELS_CREATED,	/* tx and rx tunnels set up */
+	EQDS_STATS_A_TUNNELS_REAPED,	/* torn down after the idle timeout */
+	EQDS_STATS_A_RX_CTRL,		/* control packets received */
+	EQDS_STATS_A_TX_CTRL,		/* control packets sent (pulls, acks, RSTs) */
+	EQDS_STATS_A_ACKS_SENT,		/* acks sent without a pull */
+	EQDS_STATS_A_NACKS_SENT,
+	EQDS_STATS_A_NACKS_RCVD,
+	EQDS_STATS_A_RSTS_SENT,		/* data for an unknown tunnel: restart asked */
+	EQDS_STATS_A_RSTS_RCVD,
+	EQDS_STATS_A_RESTARTS,		/* sender epochs begun after an RST */
+	EQDS_STATS_A_RETRANSMITS,
+	EQDS_STATS_A_TIMEOUTS,		/* sender retransmission timeouts */
+	EQDS_STATS_A_RTS_SENT,		/* requests to send */
+	EQDS_STATS_A_SYNS_SENT,		/* data packets sent with SYN */
+	EQDS_STATS_A_REORDER_HELD,	/* packets that waited for a hole */
+	EQDS_STATS_A_REORDER_LATE,	/* delivered after their hole timed out */
+	EQDS_STATS_A_REORDER_SKIPPED,	/* seqs given up on */
+	EQDS_STATS_A_MSS_CLAMPED,	/* TCP SYNs whose MSS was lowered to fit */
+	EQDS_STATS_A_CREDIT_REFUSED,	/* pull credit refused: beyond the window */
+	EQDS_STATS_A_DROP_QUEUE_FULL,	/* tx: tail drop at the destination queue */
+	EQDS_STATS_A_DROP_NOMEM,	/* tx or rx: allocation failed */
+	EQDS_STATS_A_DROP_NOROUTE,	/* tx: no route to the peer */
+	EQDS_STATS_A_DROP_DECODE,	/* rx: malformed EQDS header */
+	EQDS_STATS_A_DROP_INNER,	/* rx: malformed inner packet */
+	EQDS_STATS_A_DROP_UNKNOWN,	/* rx: data for no known tunnel */
+	EQDS_STATS_A_DROP_DUP,		/* rx: duplicate data */
+	EQDS_STATS_A_DROP_WINDOW,	/* rx: outside the reorder window */
+	EQDS_STATS_A_DROP_STALE,	/* rx: a previous epoch's packet */
+	EQDS_STATS_A_DROP_SEGS,		/* rx: segment number outside its packet */
+	EQDS_STATS_A_DROP_TUNNEL_LIMIT,	/* tx or rx: tunnel limit reached */
+	EQDS_STATS_A_DROP_NO_SOCKET,	/* tx: no EQDS socket (port busy) */
 	__EQDS_STATS_A_MAX
 };
 
