@@ -37,7 +37,7 @@ static:
 	scripts/static-checks.sh
 
 # VM selftests only (module built for the test kernel). TESTS=selftests/test_x.sh
-vmtest:
+vmtest: tools
 	$(MAKE) -C kmod KDIR=/lib/modules/$$(scripts/test-kernel.sh)/build
 	selftests/vm/run-vm.sh -q -- selftests/run.sh $(TESTS)
 

@@ -247,7 +247,7 @@ static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (a[EQDS_A_IDLE_TIMEOUT])
 		cfg->idle_timeout_ms = nla_get_u32(a[EQDS_A_IDLE_TIMEOUT]);
 
-	err = eqds_net_set_config(en, cfg);
+	err = eqds_net_set_config(en, cfg, info->extack);
 	goto out;
 out_free:
 	kfree(cfg);

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per network namespace lifetime: each namespace gets an instance configured
- * from the module parameters, torn down when the namespace goes away.
+ * from the module parameters, with its capture hooks, sockets, tunnel tables
+ * and pull pacer, all torn down when the namespace goes away.
  */
 #include <linux/slab.h>
 #include "eqds.h"
 #include "netns.h"
+#include "capture.h"
+#include "socket.h"
+#include "tunnels.h"
+#include "pull.h"
 
 unsigned int eqds_net_id __read_mostly;
 
@@ -13,6 +18,7 @@ static int __net_init eqds_net_init(struct net *net)
 {
 	struct eqds_net *en = eqds_net(net);
 	struct eqds_config *cfg;
+	int err;
 
 	cfg = kmemdup(eqds_initial_config(), sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
@@ -25,14 +31,45 @@ static int __net_init eqds_net_init(struct net *net)
 	en->net = net;
 	mutex_init(&en->lock);
 	RCU_INIT_POINTER(en->config, cfg);
+	err = eqds_tunnels_init(en);
+	if (err)
+		goto err_stats;
+	eqds_pull_init(en);
+
+	/* A busy port must not stop the namespace from coming up. */
+	mutex_lock(&en->lock);
+	err = eqds_sockets_open(en, cfg->port, NULL);
+	mutex_unlock(&en->lock);
+	if (err)
+		pr_warn_ratelimited("eqds: cannot bind UDP port %u (error %d); set another with eqdsctl\n",
+				    cfg->port, err);
+
+	err = eqds_capture_register(en);
+	if (err)
+		goto err_sockets;
 	return 0;
+
+err_sockets:
+	eqds_sockets_close(en);
+	WRITE_ONCE(en->exiting, true);
+	eqds_tunnels_destroy(en);
+	eqds_pull_stop(en);
+err_stats:
+	eqds_stats_free(en->stats);
+	kfree(cfg);
+	return err;
 }
 
 static void __net_exit eqds_net_exit(struct net *net)
 {
 	struct eqds_net *en = eqds_net(net);
 
-	/* No datapath user is left: the namespace is dead. */
+	/* Stop what feeds the tunnels, then the tunnels, then the pacer. */
+	WRITE_ONCE(en->exiting, true);
+	eqds_capture_unregister(en);
+	eqds_sockets_close(en);
+	eqds_tunnels_destroy(en);
+	eqds_pull_stop(en);
 	kfree(rcu_dereference_protected(en->config, true));
 	eqds_stats_free(en->stats);
 }
@@ -44,14 +81,29 @@ static struct pernet_operations eqds_net_ops = {
 	.size = sizeof(struct eqds_net),
 };
 
-/* Takes ownership of @cfg. Caller holds en->lock. */
-int eqds_net_set_config(struct eqds_net *en, struct eqds_config *cfg)
+/*
+ * Publish a new configuration (ownership of cfg passes here, even on
+ * error). A new port needs new sockets first: if they cannot be opened,
+ * nothing changes. Caller holds en->lock.
+ */
+int eqds_net_set_config(struct eqds_net *en, struct eqds_config *cfg,
+			struct netlink_ext_ack *extack)
 {
 	struct eqds_config *old;
+	int err;
 
 	lockdep_assert_held(&en->lock);
-	old = rcu_replace_pointer(en->config, cfg, lockdep_is_held(&en->lock));
+	old = rcu_dereference_protected(en->config, lockdep_is_held(&en->lock));
+	if (cfg->port != old->port || !rcu_access_pointer(en->sock4)) {
+		err = eqds_sockets_open(en, cfg->port, extack);
+		if (err) {
+			kfree(cfg);
+			return err;
+		}
+	}
+	rcu_assign_pointer(en->config, cfg);
 	kfree_rcu(old, rcu);
+	eqds_pull_config_changed(en);
 	return 0;
 }
 

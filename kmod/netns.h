@@ -6,21 +6,51 @@
 #define _EQDS_NETNS_H
 
 #include <linux/mutex.h>
+#include <linux/rhashtable-types.h>
+#include <linux/workqueue.h>
+#include <linux/hrtimer.h>
+#include <linux/netfilter.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include "config.h"
 #include "stats.h"
+#include "core/pacer.h"
 
 /*
- * Locking: @lock (process context) serialises configuration writers.
- * @config is RCU-protected; readers in any context need only rcu_read_lock().
- * @stats are per-CPU and updated without locks.
+ * Locking:
+ *  @lock (mutex, process context) serialises configuration writers and
+ *  socket replacement.
+ *  @config and @sock4/@sock6 are RCU-protected; readers in any context
+ *  need only rcu_read_lock().
+ *  @sched_lock (BH spinlock) protects @sched, @pacer_armed and, in every
+ *  receiving tunnel, rx.pulls and rx.asl. The pacer timer and the receive
+ *  path take it.
+ *  The tunnel tables are rhashtables (RCU lookups; insert/remove are
+ *  internally locked). @stats are per-CPU and updated without locks.
  */
 struct eqds_net {
 	struct net *net;
 	struct mutex lock;	/* serialises configuration writers */
 	struct eqds_config __rcu *config;
 	struct eqds_pcpu_stats __percpu *stats;
+	struct socket __rcu *sock4;
+	struct socket __rcu *sock6;
+	struct nf_hook_ops nf_ops[2];	/* capture, IPv4 and IPv6 */
+	bool hooks_registered;
+
+	struct rhashtable txts;	/* struct eqds_txt by destination */
+	struct rhashtable rxts;	/* struct eqds_rxt by sender */
+	atomic_t ntunnels;
+	struct delayed_work reaper;
+	bool exiting;
+
+	spinlock_t sched_lock;	/* see above */
+	struct eqds_sched sched;
+	struct hrtimer pacer;
+	bool pacer_armed;
+	int rx_ifindex;		/* device data last arrived on: its speed sets the rate */
+	u64 link_rate_bps;	/* pull rate in use */
+	struct delayed_work rate_work;
 };
 
 extern unsigned int eqds_net_id;
@@ -30,8 +60,14 @@ static inline struct eqds_net *eqds_net(const struct net *net)
 	return net_generic(net, eqds_net_id);
 }
 
+static inline void eqds_count(struct eqds_net *en, enum eqds_stats_attr idx)
+{
+	eqds_stats_add(en->stats, idx, 1);
+}
+
 int eqds_netns_register(void);
 void eqds_netns_unregister(void);
-int eqds_net_set_config(struct eqds_net *en, struct eqds_config *cfg);
+int eqds_net_set_config(struct eqds_net *en, struct eqds_config *cfg,
+			struct netlink_ext_ack *extack);
 
 #endif /* _EQDS_NETNS_H */

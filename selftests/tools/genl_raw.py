@@ -7,7 +7,7 @@ message. Attribute numbers come from uapi/linux/eqds.h (parsed at run time so
 they never drift).
 
   genl_raw.py CMD ATTR...     ATTR is TYPE:KIND:VALUE, KIND one of
-                              u8 u16 u32 u64 str hex nest(...)
+                              u8 u16 u32 u64 str hex nest:(...) rawnest:(...)
 Prints "errno=N msg=TEXT" for the kernel's ack and exits 0 if the kernel
 answered at all.
 """
@@ -24,6 +24,7 @@ GENL_ID_CTRL = 0x10
 CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 3, 1, 2
 NETLINK_EXT_ACK, SOL_NETLINK = 11, 270
 NLMSGERR_ATTR_MSG = 1
+NLA_F_NESTED = 0x8000
 NLM_F_ACK_TLVS = 0x200
 NLM_F_CAPPED = 0x100
 
@@ -53,9 +54,11 @@ def encode(spec, names):
     """TYPE:KIND:VALUE; TYPE is a number or an EQDS_* name; nest:(a,b)."""
     atype, kind, value = spec.split(":", 2)
     atype = int(names.get(atype, atype) if not atype.isdigit() else atype)
-    if kind == "nest":
+    if kind in ("nest", "rawnest"):
+        # rawnest: without NLA_F_NESTED, to reach a policy's own check
         inner = split_top(value[1:-1]) if value.startswith("(") else []
-        return attr(atype, b"".join(encode(s, names) for s in inner))
+        flag = NLA_F_NESTED if kind == "nest" else 0
+        return attr(atype | flag, b"".join(encode(s, names) for s in inner))
     fmt = {"u8": "B", "u16": "H", "u32": "I", "u64": "Q"}
     if kind in fmt:
         return attr(atype, struct.pack(fmt[kind], int(value, 0)))
@@ -91,6 +94,9 @@ def request(sock, family, cmd, payload, seq):
         off = 0
         while off < len(data):
             length, mtype, flags, rseq, _ = struct.unpack_from("IHHII", data, off)
+            if mtype == NLMSG_ERROR and rseq != seq:
+                off += (length + 3) & ~3    # the ack of an earlier request
+                continue
             if mtype == NLMSG_ERROR:
                 err = -struct.unpack_from("i", data, off + 16)[0]
                 return err, extack_msg(data[off:off + length], flags), None

@@ -7,10 +7,11 @@
 #
 #   run-vm.sh [-t TIMEOUT_S] [-m MEM_MB] [-s SMP] [-q] [--] CMD [ARGS...]
 #
-# The guest may leave artifacts in /run/vm/out ($EQDS_VM_OUT on the host,
+# The guest may leave artifacts in /run/vm/out (on the host: the run directory
 # printed at the end). Environment: EQDS_VM_ACCEL=tcg|kvm (default: kvm when
 # /dev/kvm works, else tcg), EQDS_VM_APPEND (extra kernel arguments),
-# EQDS_VM_DIR (cache and run directory, default build/vm).
+# EQDS_VM_DIR (cache and run directory, default build/vm). Other EQDS_*
+# variables are passed on to the command in the guest.
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -53,7 +54,15 @@ ls -dt "$vmdir"/runs/run.* 2>/dev/null | tail -n +20 | xargs -r rm -rf
 out=$(mktemp -d "$vmdir/runs/run.XXXXXX")
 ln -sfn "$out" "$vmdir/runs/last"
 pwd > "$out/cwd"
-{ printf 'exec'; printf ' %q' "$@"; printf '\n'; } > "$out/cmd.sh"
+# The guest does not inherit the environment: pass EQDS_* settings on.
+{
+	for v in $(compgen -e | grep '^EQDS_' | grep -v '^EQDS_VM_'); do
+		printf 'export %s=%q\n' "$v" "${!v}"
+	done
+	printf 'exec'
+	printf ' %q' "$@"
+	printf '\n'
+} > "$out/cmd.sh"
 
 accel=${EQDS_VM_ACCEL:-}
 if [ -z "$accel" ]; then

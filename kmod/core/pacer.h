@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pacer.h - the receiver's pull scheduler: the pacer that turns its link rate
+ * into credit, and the active sender list (ASL) that decides which sender
+ * gets the next pull. One per receiving host (network namespace).
+ *
+ * The pacer never trusts the timer to fire on time: each call computes the
+ * credit due from the time elapsed since the last one, so a late timer
+ * neither lowers the rate nor (beyond max_burst) turns into a burst. Under
+ * emulation an hrtimer fires at most ~30k times a second, on real hosts it
+ * jitters; the same arithmetic serves both.
+ *
+ * The ASL is a round robin of senders with demand (deficit round robin over
+ * per-sender weights, in quanta). A sender's round is weight quanta: it
+ * joins the tail with deficit = weight, each grant gives the head sender up
+ * to EQDS_SCHED_MAX_QUANTA quanta of what its deficit and the budget allow,
+ * and it stays at the head until its deficit is spent; then it goes to the
+ * tail with a fresh deficit of weight (or leaves the list once its demand is
+ * met). So over many rounds senders share in proportion to their weights,
+ * with at most weight quanta in a row each; equal weights of 1 alternate
+ * quantum by quantum. A sender with no queued data is never granted credit.
+ */
+#ifndef _EQDS_CORE_PACER_H
+#define _EQDS_CORE_PACER_H
+
+#include "platform.h"
+
+#define EQDS_SCHED_MAX_QUANTA	8	/* most quanta in one pull packet */
+
+/* Intrusive ASL node, embedded in each receiver tunnel. */
+struct eqds_asl_node {
+	struct eqds_asl_node	*next;
+	struct eqds_asl_node	*prev;
+	u32	weight;		/* relative share, >= 1 */
+	u32	deficit;	/* quanta left in this round */
+	bool	queued;		/* on the list */
+};
+
+/* Highest pacing rate; faster ones are clamped to it (1.1 Pb/s). */
+#define EQDS_SCHED_MAX_RATE	0x4000000000000ull	/* 2^50 */
+
+struct eqds_sched {
+	struct eqds_asl_node	head;	/* list sentinel */
+	u32	active;		/* nodes on the list */
+	u64	rate_bps;	/* link rate to pace pulls at, bits/s */
+	u64	last_ns;	/* time credit was last accounted up to */
+	u64	budget;		/* bytes due and not yet granted, <= max_burst */
+	u64	frac;		/* credit below one byte, in 1/8e9 bytes */
+	u32	max_burst;	/* bytes: bound on catch-up after a late timer */
+	u32	quantum;	/* bytes per pull quantum */
+	bool	idle;		/* the list was empty since last_ns */
+};
+
+/*
+ * Start with an empty list and no budget. A max_burst below one quantum
+ * counts as one quantum (the pacer could never grant otherwise). The
+ * budget accrues at rate_bps from now_ns on.
+ */
+void eqds_sched_init(struct eqds_sched *s, u64 rate_bps, u32 quantum,
+		     u32 max_burst, u64 now_ns);
+/* Account the credit due at the old rate up to now_ns, then pace at the new. */
+void eqds_sched_set_rate(struct eqds_sched *s, u64 rate_bps, u64 now_ns);
+/* A node off the list; weight 0 counts as 1. */
+void eqds_asl_node_init(struct eqds_asl_node *n, u32 weight);
+
+/* Put a sender with demand on the list (no-op if it is there already). */
+void eqds_sched_activate(struct eqds_sched *s, struct eqds_asl_node *n);
+/* Take a sender off the list (no-op if it is not there). */
+void eqds_sched_deactivate(struct eqds_sched *s, struct eqds_asl_node *n);
+
+/*
+ * Account the credit due at now_ns (a time before the last one accounts
+ * nothing). The budget is capped at max_burst, and at one quantum if the
+ * list was empty at any point since the previous call, so an idle receiver
+ * does not save up a burst, whether it is advanced before or after a
+ * sender is activated.
+ */
+void eqds_sched_advance(struct eqds_sched *s, u64 now_ns);
+
+/*
+ * The next grant: eqds_sched_peek() returns the sender to pull (the head),
+ * or NULL when nothing is due (empty list or less than a quantum of
+ * budget); eqds_sched_quanta() says how many quanta to give it: at most
+ * want (the sender's outstanding demand, eqds_pullgen_outstanding()), the
+ * budget, its deficit and EQDS_SCHED_MAX_QUANTA, and at least 1 when want
+ * is nonzero and a grant is due. The caller sends the pull, then calls
+ * eqds_sched_granted() with the sender's remaining demand: the budget and
+ * deficit are charged, and the sender leaves the list when remaining is 0,
+ * goes to the tail when its deficit is spent (or quanta is 0: it passes its
+ * turn), else stays at the head.
+ */
+struct eqds_asl_node *eqds_sched_peek(struct eqds_sched *s);
+u32 eqds_sched_quanta(const struct eqds_sched *s, const struct eqds_asl_node *n,
+		      u32 want);
+void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
+			u32 quanta, u32 remaining);
+
+/*
+ * Nanoseconds from now_ns until one quantum is due (0: due now; 1 ms when
+ * the rate is 0); the caller arms its timer no earlier than this.
+ */
+u64 eqds_sched_next_ns(const struct eqds_sched *s, u64 now_ns);
+
+#endif /* _EQDS_CORE_PACER_H */

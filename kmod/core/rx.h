@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rx.h - the receiving side of one tunnel: in-order release of sprayed
+ * packets (the reorder window), duplicate suppression, and what to
+ * acknowledge. The glue stores the packets themselves in a ring indexed by
+ * eqds_rx_slot(seq); this state says when each may go up the stack.
+ *
+ * Sequence space around rcv_nxt, EQDS_RX_SLOTS seqs in all:
+ *   [rcv_nxt - EQDS_RX_AHEAD, rcv_nxt)  behind: delivered or given up on
+ *   [rcv_nxt, rcv_nxt + EQDS_RX_AHEAD)  ahead: held, waiting for a hole
+ * A packet behind that was given up on (its hole timed out) is delivered
+ * late when it finally comes; one delivered already is a duplicate.
+ * A packet may cover several seqs (an unsplit GSO packet): it is held at
+ * the slot of its first seq.
+ */
+#ifndef _EQDS_CORE_RX_H
+#define _EQDS_CORE_RX_H
+
+#include "platform.h"
+#include "credit.h"
+#include "pacer.h"
+
+#define EQDS_RX_AHEAD	512
+#define EQDS_RX_SLOTS	(2 * EQDS_RX_AHEAD)
+
+enum eqds_rx_verdict {
+	EQDS_RX_DELIVER,	/* in order: deliver now, then drain with release */
+	EQDS_RX_LATE,		/* behind, never delivered: deliver now */
+	EQDS_RX_HOLD,		/* ahead of a hole: store at its slot */
+	EQDS_RX_DUP,		/* delivered or held already: drop */
+	EQDS_RX_TOO_OLD,	/* behind the tracked window: drop */
+	EQDS_RX_TOO_FAR,	/* beyond the reorder window: drop */
+};
+
+struct eqds_rx_stats {
+	u64	late;		/* delivered after their hole timed out */
+	u64	dups;
+	u64	too_old;
+	u64	too_far;
+	u64	skipped;	/* seqs given up on when a hole timed out */
+	u64	held;		/* packets that had to wait for a hole */
+};
+
+struct eqds_rx {
+	u32	epoch;		/* the sender's incarnation */
+	u32	rcv_nxt;	/* next seq to deliver in order */
+	u32	nheld;		/* packets held ahead */
+	u64	gap_since_ns;	/* holes before gap_end are waited on since */
+	u32	gap_end;	/* end of a packet held since gap_since_ns */
+	u32	hold_hi;	/* one past the furthest seq held */
+	u32	since_ack;	/* data packets since the last acknowledgment */
+	u8	slot[EQDS_RX_SLOTS];	/* EQDS_RX_S_*, or a held packet's seq count */
+	struct eqds_pullgen	pulls;
+	struct eqds_asl_node	asl;
+	struct eqds_rx_stats	stats;
+};
+
+/* slot[] values besides 1..EQDS_MAX_SEGS (a held packet's first seq). */
+#define EQDS_RX_S_EMPTY	0	/* ahead: nothing; behind: given up on */
+#define EQDS_RX_S_CONT	0xfe	/* ahead: covered by the packet held before it */
+#define EQDS_RX_S_DONE	0xff	/* behind: delivered */
+
+static inline u32 eqds_rx_slot(u32 seq)
+{
+	return seq & (EQDS_RX_SLOTS - 1);
+}
+
+/*
+ * The sequence number a sender starts an epoch with. Derived from the epoch
+ * so no field carries it and the receiver knows where an incarnation starts
+ * even when its first packets arrive out of order.
+ */
+static inline u32 eqds_isn(u32 epoch)
+{
+	return epoch * 2654435761u;
+}
+
+/* Start (or restart, for a new epoch) the state; window in quanta. */
+void eqds_rx_init(struct eqds_rx *rx, u32 epoch, u32 window_quanta, u32 weight);
+
+/* A data packet covering nsegs seqs from seq arrived at now_ns. */
+enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq, u32 nsegs,
+				  u64 now_ns);
+
+/*
+ * The next held packet that may go up the stack now: the one at rcv_nxt,
+ * or, once the hole before the oldest held packet has been waited on for
+ * timeout_ns, that packet after giving up on the hole. Returns true and its
+ * first seq (the glue takes the packet from eqds_rx_slot(seq)); false when
+ * nothing is due. Call until false after every arrival and timer expiry.
+ *
+ * A hole is given up on once some packet beyond it has been held for
+ * timeout_ns. Without a timestamp per packet, holes are waited on in
+ * batches: when the wait starts (the first packet held, or the previous
+ * batch passed), every hole before a packet held at that moment belongs to
+ * the batch, and the whole batch is given up on together a timeout later.
+ * So no hole waits more than two timeouts, and losing more than one packet
+ * per timeout does not make the window fall further and further behind.
+ */
+bool eqds_rx_release(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq);
+
+/* When the release timer must fire (0: no hole is being waited on). */
+u64 eqds_rx_deadline(const struct eqds_rx *rx, u64 timeout_ns);
+
+/*
+ * Acknowledgment state: cumulative ack (rcv_nxt) and a bitmap of the 64
+ * seqs after it that are held (bit i = rcv_nxt + 1 + i, as eqds_sack_has()).
+ */
+u64 eqds_rx_sack(const struct eqds_rx *rx);
+
+#endif /* _EQDS_CORE_RX_H */

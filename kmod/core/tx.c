@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tx.c - the sending side of one tunnel.
+ */
+#include "tx.h"
+#include "rx.h"
+#include "seq.h"
+
+#define EQDS_RTO_MAX_SHIFT	6
+
+void eqds_tx_init(struct eqds_tx *tx, u32 epoch, u32 window, u32 quantum,
+		  bool burst_mode, u32 rto_min_ns, u64 now_ns)
+{
+	memset(tx, 0, sizeof(*tx));
+	tx->epoch = epoch;
+	tx->snd_una = eqds_isn(epoch);
+	tx->snd_nxt = tx->snd_una;
+	tx->burst_mode = burst_mode;
+	tx->rto_min_ns = rto_min_ns;
+	tx->rto_ns = rto_min_ns;
+	tx->progress_ns = now_ns;
+	tx->rts_ns = now_ns;
+	eqds_credit_init(&tx->credit, window, quantum, burst_mode ? window : 0);
+}
+
+u32 eqds_tx_next_epoch(u32 prev, u32 entropy)
+{
+	/* Far enough ahead that stragglers of prev are clearly older. */
+	u32 e = prev + 1 + (entropy & 0xffff);
+
+	return e ? e : 1;
+}
+
+void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns)
+{
+	struct eqds_tx_stats stats = tx->stats;
+	u32 epoch = eqds_tx_next_epoch(tx->epoch, tx->snd_nxt);
+
+	/* A restart begins in RTS mode: the receiver just lost its state. */
+	eqds_tx_init(tx, epoch, tx->credit.window, tx->credit.quantum, false,
+		     tx->rto_min_ns, now_ns);
+	tx->stats = stats;
+	tx->stats.restarts++;
+}
+
+bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
+		  u64 now_ns, u32 *seq)
+{
+	if (!retransmit && eqds_tx_inflight(tx) + nsegs > EQDS_TX_SLOTS)
+		return false;
+	if (!eqds_credit_take(&tx->credit, bytes))
+		return false;
+	if (retransmit)
+		return true;
+	if (tx->snd_una == tx->snd_nxt)
+		tx->progress_ns = now_ns;
+	*seq = tx->snd_nxt;
+	tx->snd_nxt += nsegs;
+	if (now_ns - tx->recent_ns >= EQDS_TX_RECENT_NS) {
+		bool adjacent = now_ns - tx->recent_ns < 2 * EQDS_TX_RECENT_NS;
+
+		tx->recent_prev = adjacent ? tx->recent_cur : 0;
+		tx->recent_cur = 0;
+		tx->recent_ns = now_ns;
+	}
+	tx->recent_cur += bytes;
+	return true;
+}
+
+u8 eqds_tx_data_flags(const struct eqds_tx *tx)
+{
+	return tx->confirmed ? 0 : EQDS_F_SYN;
+}
+
+u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns)
+{
+	u64 age = now_ns - tx->recent_ns;
+
+	if (age < EQDS_TX_RECENT_NS)
+		queued += (u64)tx->recent_cur + tx->recent_prev;
+	else if (age < 2 * EQDS_TX_RECENT_NS)
+		queued += tx->recent_cur;
+	return eqds_credit_pull_target(&tx->credit, queued);
+}
+
+void eqds_tx_ctrl(struct eqds_tx *tx, const struct eqds_pkt *pkt, u64 now_ns,
+		  struct eqds_tx_actions *act)
+{
+	const struct eqds_pkt_ctrl *c = &pkt->ctrl;
+
+	memset(act, 0, sizeof(*act));
+	if (pkt->epoch != tx->epoch) {
+		tx->stats.stale_ctrl++;
+		return;
+	}
+	if (pkt->flags & EQDS_F_RST) {
+		tx->stats.rsts++;
+		act->restart = true;
+		return;
+	}
+	if (pkt->flags & EQDS_F_ACK) {
+		/*
+		 * An ack may not pass what was sent; one behind snd_una is an
+		 * older ack overtaken by a newer one (acks are sprayed too),
+		 * not an error, and moves nothing.
+		 */
+		if (eqds_seq_after(c->ack, tx->snd_nxt)) {
+			tx->stats.bad_acks++;
+		} else if (!eqds_seq_before(c->ack, tx->snd_una)) {
+			tx->confirmed = true;
+			if (c->ack != tx->snd_una) {
+				tx->snd_una = c->ack;
+				tx->progress_ns = now_ns;
+				tx->rto_ns = tx->rto_min_ns;
+				act->acked = true;
+				act->acked_to = c->ack;
+			}
+		}
+	}
+	if ((pkt->flags & EQDS_F_NACK) &&
+	    eqds_seq_in_window(c->ack, tx->snd_una, eqds_tx_inflight(tx))) {
+		tx->stats.nacks++;
+		act->retransmit = true;
+		act->retransmit_seq = c->ack;
+	}
+	if (pkt->flags & EQDS_F_PULL) {
+		act->credit_gained = eqds_credit_pull(&tx->credit, c->pull_no,
+						      eqds_quantum_bytes(c->quantum));
+		tx->rts_ns = now_ns;
+	}
+}
+
+/*
+ * The doubled rto, at most 64 * rto_min and 2^32 - 1 ns; in 64 bits, as
+ * rto_min << 6 overflows 32 bits from rto_min = 67 ms.
+ */
+static u32 eqds_tx_backoff(const struct eqds_tx *tx)
+{
+	u64 max = (u64)tx->rto_min_ns << EQDS_RTO_MAX_SHIFT;
+	u64 rto = (u64)tx->rto_ns << 1;
+
+	if (tx->rto_ns >= max)
+		return tx->rto_ns;
+	return (u32)eqds_min_u64(eqds_min_u64(rto, max), 0xffffffffu);
+}
+
+void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
+		   struct eqds_tx_actions *act)
+{
+	memset(act, 0, sizeof(*act));
+	if (eqds_tx_inflight(tx) &&
+	    eqds_time_since(now_ns, tx->progress_ns) >= tx->rto_ns) {
+		tx->stats.timeouts++;
+		act->retransmit = true;
+		act->retransmit_seq = tx->snd_una;
+		tx->progress_ns = now_ns;
+		tx->rto_ns = eqds_tx_backoff(tx);
+	}
+	if (queued > tx->credit.credit &&
+	    eqds_time_since(now_ns, tx->rts_ns) >= tx->rto_ns) {
+		tx->stats.rts_sent++;
+		act->send_rts = true;
+		tx->rts_ns = now_ns;
+	}
+}
+
+u64 eqds_tx_deadline(const struct eqds_tx *tx, u64 queued)
+{
+	u64 d = 0;
+
+	if (eqds_tx_inflight(tx))
+		d = tx->progress_ns + tx->rto_ns;
+	if (queued > tx->credit.credit &&
+	    (!d || tx->rts_ns + tx->rto_ns < d))
+		d = tx->rts_ns + tx->rto_ns;
+	return d;
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tx.h - the sending side of one tunnel: numbering, credit, acknowledgment,
+ * retransmission and restart decisions. The glue keeps the packets (a
+ * queue of new ones, and sent ones in a ring indexed by eqds_tx_slot(seq)
+ * until acknowledged); this state says what to send and what to free.
+ *
+ * An epoch is one incarnation of the tunnel. Its first seq is eqds_isn(epoch)
+ * and every data packet carries SYN until the receiver confirms the epoch
+ * (any control packet for it with ACK). A receiver that does not know the
+ * epoch answers RST, and the sender restarts with a newer epoch, queueing
+ * what was in flight again: soft state, no handshake round trip.
+ */
+#ifndef _EQDS_CORE_TX_H
+#define _EQDS_CORE_TX_H
+
+#include "platform.h"
+#include "credit.h"
+#include "wire.h"
+
+#define EQDS_TX_SLOTS	512	/* most seqs in flight (unacknowledged) */
+
+static inline u32 eqds_tx_slot(u32 seq)
+{
+	return seq & (EQDS_TX_SLOTS - 1);
+}
+
+struct eqds_tx_stats {
+	u64	restarts;	/* epochs begun after the first */
+	u64	rsts;		/* RSTs received for the current epoch */
+	u64	stale_ctrl;	/* control packets for another epoch */
+	u64	bad_acks;	/* acks beyond what was sent */
+	u64	nacks;
+	u64	timeouts;	/* retransmission timeouts */
+	u64	rts_sent;
+};
+
+struct eqds_tx {
+	u32	epoch;
+	u32	snd_una;	/* oldest unacknowledged seq */
+	u32	snd_nxt;	/* next seq to number */
+	bool	confirmed;	/* receiver knows the epoch: stop sending SYN */
+	bool	burst_mode;
+	u32	rto_ns;		/* current retransmission timeout */
+	u32	rto_min_ns;
+	u64	progress_ns;	/* last ack progress (or first send) */
+	u64	recent_ns;	/* start of the current sending interval */
+	u32	recent_cur;	/* bytes sent in the current interval */
+	u32	recent_prev;	/* bytes sent in the interval before */
+	u64	rts_ns;		/* last RTS or last credit arrival */
+	struct eqds_credit	credit;
+	struct eqds_tx_stats	stats;
+};
+
+/* What a control packet or a timer asks the glue to do. */
+struct eqds_tx_actions {
+	u32	acked_to;	/* free the sent packets before this seq */
+	bool	acked;		/* acked_to is valid and moved */
+	bool	restart;	/* the receiver lost the epoch: call eqds_tx_restart */
+	bool	retransmit;	/* resend the packet holding retransmit_seq */
+	u32	retransmit_seq;
+	bool	send_rts;	/* ask for credit (nothing sent, nothing pulled) */
+	u32	credit_gained;	/* bytes */
+};
+
+/*
+ * Begin epoch (nonzero) with no credit in RTS mode or a window of it in
+ * burst mode. window and quantum in bytes.
+ */
+void eqds_tx_init(struct eqds_tx *tx, u32 epoch, u32 window, u32 quantum,
+		  bool burst_mode, u32 rto_min_ns, u64 now_ns);
+
+/* A newer epoch after a restart; same settings. */
+void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns);
+
+/* A fresh epoch number: after prev (serial order) and nonzero. */
+u32 eqds_tx_next_epoch(u32 prev, u32 entropy);
+
+/*
+ * May a packet of bytes/nsegs be sent now? Takes the credit and numbers it
+ * (returns true and its first seq) or changes nothing. Retransmissions
+ * pass retransmit=true: they spend credit but keep their number.
+ */
+bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
+		  u64 now_ns, u32 *seq);
+
+/* Flags for a data packet now: SYN until confirmed. */
+u8 eqds_tx_data_flags(const struct eqds_tx *tx);
+
+/*
+ * TCP Small Queues keep only about a millisecond of data below TCP, so a
+ * pull target covering just the queue would cap a flow at that much per
+ * pull round trip. The sender also asks for what it sent in the last one
+ * or two intervals of this length: a bulk flow keeps up to a window of
+ * credit in circulation while its demand lasts, and a sender of the odd
+ * small packet asks for little.
+ */
+#define EQDS_TX_RECENT_NS	2000000ull
+
+/*
+ * The pull target for a data packet: quanta wanted beyond the credit held
+ * for queued bytes (new + retransmit) plus recent sending, capped at a window.
+ */
+u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns);
+
+/* A decoded control packet from the tunnel's receiver. */
+void eqds_tx_ctrl(struct eqds_tx *tx, const struct eqds_pkt *pkt, u64 now_ns,
+		  struct eqds_tx_actions *act);
+
+/*
+ * Timer: retransmit the oldest unacknowledged packet after rto (doubling,
+ * up to 64 * rto_min), ask for credit again if queued data has waited an
+ * rto for any. queued: bytes waiting to be sent.
+ */
+void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
+		   struct eqds_tx_actions *act);
+
+/* When eqds_tx_timer must next run (0: nothing to wait for). */
+u64 eqds_tx_deadline(const struct eqds_tx *tx, u64 queued);
+
+static inline u32 eqds_tx_inflight(const struct eqds_tx *tx)
+{
+	return tx->snd_nxt - tx->snd_una;
+}
+
+#endif /* _EQDS_CORE_TX_H */

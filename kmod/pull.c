@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receiver's pull pacer: one hrtimer per namespace (the receiving host)
+ * grants credit to the senders on the active sender list at the host's link
+ * rate, in PULL packets. The core (core/pacer.h) computes what is due from
+ * the time elapsed, so a late timer neither lowers the rate nor bursts.
+ *
+ * The rate is the configured pull_rate or, when that is 0, the speed of the
+ * device EQDS data arrives on (refreshed once a second in process context,
+ * since reading it needs RTNL), less a 2% headroom so the last switch queue
+ * drains.
+ */
+#include <linux/netdevice.h>
+#include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
+#include "eqds.h"
+#include "netns.h"
+#include "tunnel.h"
+#include "tunnels.h"
+#include "pull.h"
+#include "xmit.h"
+
+#define EQDS_PACER_MIN_NS	(10 * NSEC_PER_USEC)
+#define EQDS_PACER_MAX_BURST	(32 * EQDS_QUANTUM)
+#define EQDS_GRANTS_PER_RUN	16
+#define EQDS_DEFAULT_LINK_MBIT	10000
+
+struct grant {
+	struct eqds_rxt *t;
+	u32 pull_no;
+	u32 epoch;
+};
+
+static void send_pull(struct eqds_net *en, const struct grant *g)
+{
+	struct eqds_rxt *t = g->t;
+	struct eqds_pkt pkt = {};
+	struct eqds_addr local;
+
+	spin_lock_bh(&t->lock);
+	if (t->dead || t->rx.epoch != g->epoch) {
+		spin_unlock_bh(&t->lock);
+		return;
+	}
+	pkt.ctrl.ack = t->rx.rcv_nxt;
+	pkt.ctrl.sack = eqds_rx_sack(&t->rx);
+	pkt.path_id = t->path++;
+	t->rx.since_ack = 0;
+	local = t->local;
+	spin_unlock_bh(&t->lock);
+
+	pkt.type = EQDS_TYPE_CTRL;
+	pkt.hlen = EQDS_CTRL_HLEN;
+	pkt.flags = EQDS_F_SYN | EQDS_F_ACK | EQDS_F_PULL;
+	if (pkt.ctrl.sack)
+		pkt.flags |= EQDS_F_SACK;
+	pkt.epoch = g->epoch;
+	pkt.ctrl.pull_no = g->pull_no;
+	pkt.ctrl.quantum = EQDS_QUANTUM / 64;
+	if (eqds_xmit_ctrl(en, &local, &t->peer, &pkt) == 0)
+		eqds_count(en, EQDS_STATS_A_PULLS_SENT);
+}
+
+static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
+{
+	struct eqds_net *en = container_of(timer, struct eqds_net, pacer);
+	struct grant g[EQDS_GRANTS_PER_RUN];
+	struct eqds_asl_node *node;
+	u64 now = ktime_get_ns();
+	int n = 0, i;
+
+	rcu_read_lock();
+	spin_lock_bh(&en->sched_lock);
+	eqds_sched_advance(&en->sched, now);
+	while (n < EQDS_GRANTS_PER_RUN && (node = eqds_sched_peek(&en->sched))) {
+		struct eqds_rxt *t = container_of(node, struct eqds_rxt, rx.asl);
+		u32 want = eqds_pullgen_outstanding(&t->rx.pulls);
+		u32 q = eqds_sched_quanta(&en->sched, node, want);
+
+		if (!q) {
+			eqds_sched_granted(&en->sched, node, 0, want);
+			if (want)
+				break;
+			continue;
+		}
+		g[n].t = t;
+		g[n].epoch = t->rx.epoch;
+		g[n].pull_no = eqds_rxt_pull_grant(t, q);
+		eqds_sched_granted(&en->sched, node, q, want - q);
+		n++;
+	}
+	if (en->sched.active && !READ_ONCE(en->exiting)) {
+		u64 next = max_t(u64, eqds_sched_next_ns(&en->sched, now), EQDS_PACER_MIN_NS);
+
+		hrtimer_start(&en->pacer, ns_to_ktime(now + next), HRTIMER_MODE_ABS_SOFT);
+	} else {
+		en->pacer_armed = false;
+	}
+	spin_unlock_bh(&en->sched_lock);
+
+	for (i = 0; i < n; i++)
+		send_pull(en, &g[i]);
+	rcu_read_unlock();
+	return HRTIMER_NORESTART;
+}
+
+/* A sender joined the list: make sure the pacer runs. Holds sched_lock. */
+void eqds_pacer_kick(struct eqds_net *en)
+{
+	if (en->pacer_armed || READ_ONCE(en->exiting))
+		return;
+	en->pacer_armed = true;
+	/* Idle until now: start the clock afresh so no credit was saved up. */
+	eqds_sched_advance(&en->sched, ktime_get_ns());
+	hrtimer_start(&en->pacer, 0, HRTIMER_MODE_REL_SOFT);
+}
+
+static u64 link_rate_bps(struct eqds_net *en)
+{
+	struct ethtool_link_ksettings ks;
+	struct net_device *dev;
+	u64 mbit = EQDS_DEFAULT_LINK_MBIT;
+	int ifindex = READ_ONCE(en->rx_ifindex);
+
+	if (!ifindex)
+		return mbit * 1000000;
+	rtnl_lock();
+	dev = __dev_get_by_index(en->net, ifindex);
+	if (dev && !__ethtool_get_link_ksettings(dev, &ks) &&
+	    ks.base.speed && ks.base.speed != SPEED_UNKNOWN)
+		mbit = ks.base.speed;
+	rtnl_unlock();
+	return mbit * 1000000;
+}
+
+static void update_rate(struct eqds_net *en)
+{
+	u32 mbit;
+	u64 bps;
+
+	rcu_read_lock();
+	mbit = rcu_dereference(en->config)->pull_rate_mbit;
+	rcu_read_unlock();
+	bps = mbit ? (u64)mbit * 1000000 : link_rate_bps(en) / 100 * 98;
+	if (bps == en->link_rate_bps)
+		return;
+	spin_lock_bh(&en->sched_lock);
+	en->link_rate_bps = bps;
+	eqds_sched_set_rate(&en->sched, bps, ktime_get_ns());
+	spin_unlock_bh(&en->sched_lock);
+}
+
+static void rate_work(struct work_struct *work)
+{
+	struct eqds_net *en = container_of(to_delayed_work(work), struct eqds_net, rate_work);
+
+	update_rate(en);
+	if (!READ_ONCE(en->exiting))
+		schedule_delayed_work(&en->rate_work, HZ);
+}
+
+void eqds_pull_config_changed(struct eqds_net *en)
+{
+	update_rate(en);
+}
+
+void eqds_pull_init(struct eqds_net *en)
+{
+	spin_lock_init(&en->sched_lock);
+	eqds_sched_init(&en->sched, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000, EQDS_QUANTUM,
+			EQDS_PACER_MAX_BURST, ktime_get_ns());
+	hrtimer_init(&en->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	en->pacer.function = pacer_fn;
+	INIT_DELAYED_WORK(&en->rate_work, rate_work);
+	update_rate(en);
+	schedule_delayed_work(&en->rate_work, HZ);
+}
+
+/* After every tunnel is gone; en->exiting is set. */
+void eqds_pull_stop(struct eqds_net *en)
+{
+	cancel_delayed_work_sync(&en->rate_work);
+	hrtimer_cancel(&en->pacer);
+}

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receiving EQIF, per sending host: data packets are put back in order
+ * (sprayed packets arrive out of order) and re-injected into the stack; the
+ * sender's pull target feeds the pull scheduler; acks tell the sender what
+ * to free and what to resend.
+ *
+ * Contexts: packet receive (softirq) and the tunnel's release timer
+ * (softirq) take t->lock; the pull scheduler's state needs en->sched_lock,
+ * taken inside t->lock. Packets go up the stack after t->lock is dropped.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <net/inet_ecn.h>
+#include "eqds.h"
+#include "netns.h"
+#include "tunnel.h"
+#include "core/seq.h"
+#include "tunnels.h"
+#include "pull.h"
+#include "xmit.h"
+
+/* How long a hole may hold back the packets after it. */
+#define EQDS_REORDER_TIMEOUT_NS	(2 * NSEC_PER_MSEC)
+/* Acknowledge at least every this many data packets. */
+#define EQDS_ACK_EVERY		16
+
+static u64 now_ns(void)
+{
+	return ktime_get_ns();
+}
+
+/* What an ack sent after the lock is dropped will say. */
+struct ack_plan {
+	bool send;
+	u8 flags;
+	u32 ack;
+	u64 sack;
+	u32 epoch;
+	u8 path;
+};
+
+static void plan_ack(struct eqds_rxt *t, struct ack_plan *a, u8 extra, u32 nack_seq)
+{
+	a->send = true;
+	a->flags = EQDS_F_SYN | EQDS_F_ACK | extra;
+	a->ack = (extra & EQDS_F_NACK) ? nack_seq : t->rx.rcv_nxt;
+	a->sack = (extra & EQDS_F_NACK) ? 0 : eqds_rx_sack(&t->rx);
+	if (a->sack)
+		a->flags |= EQDS_F_SACK;
+	a->epoch = t->rx.epoch;
+	a->path = t->path++;
+	t->rx.since_ack = 0;
+}
+
+static void send_ack(struct eqds_rxt *t, const struct ack_plan *a)
+{
+	struct eqds_pkt pkt = {};
+
+	pkt.type = EQDS_TYPE_CTRL;
+	pkt.hlen = EQDS_CTRL_HLEN;
+	pkt.flags = a->flags;
+	pkt.epoch = a->epoch;
+	pkt.path_id = a->path;
+	pkt.ctrl.ack = a->ack;
+	pkt.ctrl.sack = a->sack;
+	if (eqds_xmit_ctrl(t->en, &t->local, &t->peer, &pkt) == 0)
+		eqds_count(t->en, a->flags & EQDS_F_NACK ?
+			   EQDS_STATS_A_NACKS_SENT : EQDS_STATS_A_ACKS_SENT);
+}
+
+/* Tell a sender we hold no state for its epoch: it restarts. */
+static void send_rst(struct eqds_net *en, const struct eqds_addr *local,
+		     const struct eqds_addr *peer, u32 epoch)
+{
+	struct eqds_pkt pkt = {};
+
+	pkt.type = EQDS_TYPE_CTRL;
+	pkt.hlen = EQDS_CTRL_HLEN;
+	pkt.flags = EQDS_F_RST;
+	pkt.epoch = epoch;
+	if (eqds_xmit_ctrl(en, local, peer, &pkt) == 0)
+		eqds_count(en, EQDS_STATS_A_RSTS_SENT);
+}
+
+static void deliver(struct eqds_net *en, struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(list))) {
+		eqds_stats_add(en->stats, EQDS_STATS_A_RX_PACKETS, 1);
+		eqds_stats_add(en->stats, EQDS_STATS_A_RX_BYTES, skb->len);
+		netif_rx(skb);
+	}
+}
+
+static void hold(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
+{
+	struct sk_buff *pos;
+
+	eqds_cb(skb)->seq = seq;
+	/* Sorted by seq; arrivals are mostly newest, so search from the tail. */
+	skb_queue_reverse_walk(&t->held, pos) {
+		if (eqds_seq_before(eqds_cb(pos)->seq, seq)) {
+			__skb_queue_after(&t->held, pos, skb);
+			return;
+		}
+	}
+	__skb_queue_head(&t->held, skb);
+}
+
+/*
+ * Move what the reorder state releases to out. A hole given up on is
+ * NACKed, so the sender resends it; it will be delivered late.
+ */
+static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
+		    struct ack_plan *ack)
+{
+	u64 skipped = t->rx.stats.skipped;
+	u32 first_missing = t->rx.rcv_nxt;
+	struct sk_buff *skb;
+	u32 seq;
+
+	while (eqds_rx_release(&t->rx, now, EQDS_REORDER_TIMEOUT_NS, &seq)) {
+		skb = __skb_dequeue(&t->held);
+		if (WARN_ON_ONCE(!skb))
+			break;
+		__skb_queue_tail(out, skb);
+	}
+	if (t->rx.stats.skipped != skipped) {
+		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED,
+			       t->rx.stats.skipped - skipped);
+		plan_ack(t, ack, EQDS_F_NACK, first_missing);
+	}
+	if (t->rx.nheld)
+		hrtimer_start(&t->timer,
+			      ns_to_ktime(eqds_rx_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS)),
+			      HRTIMER_MODE_ABS_SOFT);
+}
+
+/* A new epoch from the sender: everything held belongs to the old one. */
+static void new_epoch(struct eqds_rxt *t, u32 epoch)
+{
+	struct eqds_net *en = t->en;
+	const struct eqds_config *cfg = rcu_dereference(en->config);
+
+	__skb_queue_purge(&t->held);
+	spin_lock(&en->sched_lock);
+	eqds_sched_deactivate(&en->sched, &t->rx.asl);
+	eqds_rx_init(&t->rx, epoch, cfg->window, 1);
+	spin_unlock(&en->sched_lock);
+}
+
+static void demand(struct eqds_rxt *t, u16 pull_target)
+{
+	struct eqds_net *en = t->en;
+
+	spin_lock(&en->sched_lock);
+	eqds_pullgen_demand(&t->rx.pulls, pull_target);
+	if (eqds_pullgen_outstanding(&t->rx.pulls)) {
+		eqds_sched_activate(&en->sched, &t->rx.asl);
+		eqds_pacer_kick(en);
+	}
+	spin_unlock(&en->sched_lock);
+}
+
+/* Inner packet sanity before the stack sees it; its own checks follow. */
+static bool inner_ok(struct sk_buff *skb, u8 next_proto)
+{
+	if (next_proto == EQDS_NP_IPV4)
+		return pskb_may_pull(skb, sizeof(struct iphdr)) &&
+		       ip_hdr(skb)->version == 4 && ip_hdr(skb)->ihl >= 5;
+	return pskb_may_pull(skb, sizeof(struct ipv6hdr)) &&
+	       ipv6_hdr(skb)->version == 6;
+}
+
+static void drop(struct eqds_net *en, struct sk_buff *skb, enum eqds_stats_attr why)
+{
+	eqds_count(en, why);
+	eqds_count(en, EQDS_STATS_A_RX_DROPS);
+	kfree_skb(skb);
+}
+
+/*
+ * A data packet (or RTS) arrived; skb->data is at the inner packet.
+ * ip_id is the outer IPv4 ID (pieces of a split GSO packet count up from
+ * the low bits of seq), 0 for IPv6. Softirq, under rcu_read_lock().
+ */
+void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
+		      const struct eqds_pkt *pkt, const struct eqds_addr *peer,
+		      const struct eqds_addr *local, u32 ip_id)
+{
+	bool syn = pkt->flags & EQDS_F_SYN;
+	struct ack_plan ack = {};
+	struct sk_buff_head out;
+	struct eqds_rxt *t;
+	u32 seq, nsegs = 0, k;
+	u64 now = now_ns();
+
+	t = syn ? eqds_rxt_get(en, peer) : eqds_rxt_lookup(en, peer);
+	if (!t) {
+		if (!syn)
+			send_rst(en, local, peer, pkt->epoch);
+		drop(en, skb, syn ? EQDS_STATS_A_DROP_TUNNEL_LIMIT : EQDS_STATS_A_DROP_UNKNOWN);
+		return;
+	}
+	if (pkt->next_proto != EQDS_NP_NONE) {
+		if (!inner_ok(skb, pkt->next_proto)) {
+			drop(en, skb, EQDS_STATS_A_DROP_INNER);
+			return;
+		}
+		nsegs = skb_is_gso(skb) ? (skb_shinfo(skb)->gso_segs ?: 1) : 1;
+	}
+	k = peer->family == AF_INET ? (u16)(ip_id - (u16)pkt->data.seq) : 0;
+	if (nsegs && k + nsegs > pkt->data.seg_count) {
+		drop(en, skb, EQDS_STATS_A_DROP_SEGS);
+		return;
+	}
+	seq = pkt->data.seq + k;
+
+	__skb_queue_head_init(&out);
+	spin_lock(&t->lock);
+	if (unlikely(t->dead)) {
+		spin_unlock(&t->lock);
+		drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
+		return;
+	}
+	if (pkt->epoch != t->rx.epoch) {
+		if (!syn) {
+			spin_unlock(&t->lock);
+			send_rst(en, local, peer, pkt->epoch);
+			drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
+			return;
+		}
+		/* A fresh tunnel has epoch 0; later epochs replace older ones. */
+		if (t->rx.epoch && !eqds_seq_after(pkt->epoch, t->rx.epoch)) {
+			spin_unlock(&t->lock);
+			drop(en, skb, EQDS_STATS_A_DROP_STALE);
+			return;
+		}
+		new_epoch(t, pkt->epoch);
+		plan_ack(t, &ack, 0, 0);
+	}
+	t->local = *local;
+	t->last_used = jiffies;
+	demand(t, pkt->data.pull_target);
+
+	if (!nsegs) {
+		consume_skb(skb);	/* RTS: demand only */
+	} else {
+		switch (eqds_rx_data(&t->rx, seq, nsegs, now)) {
+		case EQDS_RX_DELIVER:
+			__skb_queue_tail(&out, skb);
+			break;
+		case EQDS_RX_LATE:
+			eqds_count(en, EQDS_STATS_A_REORDER_LATE);
+			__skb_queue_tail(&out, skb);
+			break;
+		case EQDS_RX_HOLD:
+			eqds_count(en, EQDS_STATS_A_REORDER_HELD);
+			hold(t, skb, seq);
+			break;
+		case EQDS_RX_DUP:
+			drop(en, skb, EQDS_STATS_A_DROP_DUP);
+			plan_ack(t, &ack, 0, 0);
+			break;
+		default:
+			drop(en, skb, EQDS_STATS_A_DROP_WINDOW);
+			break;
+		}
+		release(t, now, &out, &ack);
+		if (!ack.send && t->rx.since_ack >= EQDS_ACK_EVERY)
+			plan_ack(t, &ack, 0, 0);
+	}
+	spin_unlock(&t->lock);
+
+	deliver(en, &out);
+	if (ack.send)
+		send_ack(t, &ack);
+}
+
+static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
+{
+	struct eqds_rxt *t = container_of(timer, struct eqds_rxt, timer);
+	struct ack_plan ack = {};
+	struct sk_buff_head out;
+
+	__skb_queue_head_init(&out);
+	rcu_read_lock();
+	spin_lock_bh(&t->lock);
+	if (!t->dead)
+		release(t, now_ns(), &out, &ack);
+	if (!ack.send && !t->dead && t->rx.since_ack)
+		plan_ack(t, &ack, 0, 0);
+	spin_unlock_bh(&t->lock);
+	deliver(t->en, &out);
+	if (ack.send)
+		send_ack(t, &ack);
+	rcu_read_unlock();
+	return HRTIMER_NORESTART;
+}
+
+/* Number quanta more pulls for this sender; caller holds en->sched_lock. */
+u32 eqds_rxt_pull_grant(struct eqds_rxt *t, u32 quanta)
+{
+	u32 pull_no = t->rx.pulls.pull_no;
+
+	while (quanta--)
+		pull_no = eqds_pullgen_next(&t->rx.pulls);
+	return pull_no;
+}
+
+void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
+{
+	spin_lock_init(&t->lock);
+	skb_queue_head_init(&t->held);
+	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	t->timer.function = rxt_timer;
+	t->last_used = jiffies;
+	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
+	eqds_rx_init(&t->rx, 0, cfg->window, 1);
+}
+
+void eqds_rxt_purge(struct eqds_rxt *t)
+{
+	__skb_queue_purge(&t->held);
+}
+
+bool eqds_rxt_idle(struct eqds_rxt *t, unsigned long timeout)
+{
+	return !skb_queue_len(&t->held) && time_after(jiffies, t->last_used + timeout);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tunnels: the kernel side of one sending EQIF queue (struct eqds_txt, one
+ * per destination host) and of one receiving reorder queue (struct eqds_rxt,
+ * one per sending host). The protocol decisions are the core's (core/tx.h,
+ * core/rx.h); these hold the packets, the locks, the timers.
+ *
+ * Lifetime: tunnels live in per-namespace rhashtables and are freed with
+ * kfree_rcu() after removal, so a pointer found under rcu_read_lock() stays
+ * valid until unlock. Removal sets ->dead under ->lock; every path that
+ * takes ->lock checks ->dead first and backs off, so nothing is queued on,
+ * or timer armed for, a tunnel on its way out.
+ */
+#ifndef _EQDS_TUNNEL_H
+#define _EQDS_TUNNEL_H
+
+#include <linux/rhashtable-types.h>
+#include <linux/skbuff.h>
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
+#include <linux/in6.h>
+#include <net/dst_cache.h>
+#include "core/tx.h"
+#include "core/rx.h"
+
+struct eqds_net;
+
+/* A host address, zero-padded so it can be a hash key. */
+struct eqds_addr {
+	union {
+		__be32 v4;
+		struct in6_addr v6;
+	} a;
+	u16 family;
+	u16 pad;
+};
+
+/*
+ * Our bytes of skb->cb while an inner packet waits, is in flight, or is on
+ * its way to eqds_xmit_data(): what its EQDS header will say.
+ */
+struct eqds_skb_cb {
+	u32 seq;
+	u32 epoch;
+	u32 wire_bytes;		/* bytes on the wire, headers included: its credit */
+	u16 nsegs;		/* sequence numbers it consumes */
+	u16 pull_target;
+	u8 flags;
+	u8 path;
+};
+
+static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct eqds_skb_cb) > sizeof(skb->cb));
+	return (struct eqds_skb_cb *)skb->cb;
+}
+
+#define EQDS_RTX_MAX	16	/* seqs waiting to be retransmitted */
+
+/*
+ * Sending side of one destination.
+ * Locking: ->lock (BH) protects everything below it; the packet path
+ * (any context), control packet receive (softirq) and ->timer (softirq)
+ * take it. Packets are sent after it is dropped.
+ */
+struct eqds_txt {
+	struct rhash_head node;
+	struct eqds_addr peer;		/* hash key: the destination host */
+	struct eqds_net *en;
+	struct rcu_head rcu;
+	unsigned long last_used;	/* jiffies, for idle teardown */
+
+	spinlock_t lock;
+	bool dead;
+	struct eqds_tx tx;
+	struct sk_buff_head queue;	/* new packets waiting for credit */
+	u64 queued_bytes;		/* wire bytes in queue and rtx */
+	u32 rtx[EQDS_RTX_MAX];		/* seqs to resend before new data */
+	u8 nrtx;
+	u8 path;			/* next path id (spraying) */
+	bool rts_due;			/* ask for credit at the next pump */
+	struct hrtimer timer;		/* retransmission and RTS timeout */
+	struct dst_cache dst_cache;
+	struct sk_buff *inflight[EQDS_TX_SLOTS];	/* by eqds_tx_slot(seq) */
+};
+
+/*
+ * Receiving side of one sender.
+ * Locking: ->lock (BH) protects the reorder state (rx except pulls and asl)
+ * and ->held. rx.pulls and rx.asl belong to the namespace's pull scheduler
+ * and are protected by eqds_net->sched_lock. Lock order: ->lock, then
+ * sched_lock.
+ */
+struct eqds_rxt {
+	struct rhash_head node;
+	struct eqds_addr peer;		/* hash key: the sending host */
+	struct eqds_addr local;		/* our address the sender sends to */
+	struct eqds_net *en;
+	struct rcu_head rcu;
+	unsigned long last_used;
+
+	spinlock_t lock;
+	bool dead;
+	u8 path;
+	u16 quantum;			/* wire quantum we pull with */
+	struct eqds_rx rx;
+	struct sk_buff_head held;	/* packets ahead of a hole, by seq */
+	struct hrtimer timer;		/* reorder release timeout */
+};
+
+int eqds_tunnels_init(struct eqds_net *en);
+void eqds_tunnels_destroy(struct eqds_net *en);
+void eqds_tunnels_reap(struct eqds_net *en, bool all);
+
+/* Sending side (tx_tunnel.c). */
+void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
+		     struct sk_buff *skb);
+void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
+		      const struct eqds_pkt *pkt);
+
+/* Receiving side (rx_tunnel.c). */
+void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
+		      const struct eqds_pkt *pkt, const struct eqds_addr *peer,
+		      const struct eqds_addr *local, u32 ip_id);
+u32 eqds_rxt_pull_grant(struct eqds_rxt *t, u32 quanta);
+
+#endif /* _EQDS_TUNNEL_H */

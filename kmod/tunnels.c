@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tunnel tables. Tunnels are soft state: created by the first packet (a
+ * captured one for the sending side, a SYN for the receiving side), dropped
+ * by the reaper (process context) after the idle timeout, recreated when
+ * traffic comes back. Lookups are RCU; creation may race, and the loser
+ * frees its copy.
+ */
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <linux/jhash.h>
+#include "eqds.h"
+#include "netns.h"
+#include "tunnels.h"
+
+static const struct rhashtable_params txt_params = {
+	.key_len = sizeof(struct eqds_addr),
+	.key_offset = offsetof(struct eqds_txt, peer),
+	.head_offset = offsetof(struct eqds_txt, node),
+	.automatic_shrinking = true,
+};
+
+static const struct rhashtable_params rxt_params = {
+	.key_len = sizeof(struct eqds_addr),
+	.key_offset = offsetof(struct eqds_rxt, peer),
+	.head_offset = offsetof(struct eqds_rxt, node),
+	.automatic_shrinking = true,
+};
+
+static bool tunnel_budget(struct eqds_net *en)
+{
+	if (atomic_inc_return(&en->ntunnels) > 2 * EQDS_MAX_TUNNELS) {
+		atomic_dec(&en->ntunnels);
+		eqds_count(en, EQDS_STATS_A_DROP_TUNNEL_LIMIT);
+		return false;
+	}
+	return true;
+}
+
+struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer)
+{
+	return rhashtable_lookup(&en->txts, peer, txt_params);
+}
+
+/* Caller holds rcu_read_lock(). */
+struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
+{
+	struct eqds_txt *t = eqds_txt_lookup(en, peer), *old;
+
+	if (likely(t) || READ_ONCE(en->exiting))
+		return t;
+	if (!tunnel_budget(en))
+		return NULL;
+	t = kzalloc(sizeof(*t), GFP_ATOMIC);
+	if (!t || dst_cache_init(&t->dst_cache, GFP_ATOMIC)) {
+		kfree(t);
+		atomic_dec(&en->ntunnels);
+		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		return NULL;
+	}
+	t->peer = *peer;
+	t->en = en;
+	eqds_txt_setup(t, rcu_dereference(en->config));
+	old = rhashtable_lookup_get_insert_fast(&en->txts, &t->node, txt_params);
+	if (old) {
+		/* Lost a race (or the insert failed): use the winner. */
+		dst_cache_destroy(&t->dst_cache);
+		kfree(t);
+		atomic_dec(&en->ntunnels);
+		return IS_ERR(old) ? NULL : old;
+	}
+	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
+	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
+	return t;
+}
+
+struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *peer)
+{
+	return rhashtable_lookup(&en->rxts, peer, rxt_params);
+}
+
+struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
+{
+	struct eqds_rxt *t = eqds_rxt_lookup(en, peer), *old;
+
+	if (likely(t) || READ_ONCE(en->exiting))
+		return t;
+	if (!tunnel_budget(en))
+		return NULL;
+	t = kzalloc(sizeof(*t), GFP_ATOMIC);
+	if (!t) {
+		atomic_dec(&en->ntunnels);
+		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		return NULL;
+	}
+	t->peer = *peer;
+	t->en = en;
+	eqds_rxt_setup(t, rcu_dereference(en->config));
+	old = rhashtable_lookup_get_insert_fast(&en->rxts, &t->node, rxt_params);
+	if (old) {
+		kfree(t);
+		atomic_dec(&en->ntunnels);
+		return IS_ERR(old) ? NULL : old;
+	}
+	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
+	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
+	return t;
+}
+
+static void txt_remove(struct eqds_net *en, struct eqds_txt *t)
+{
+	spin_lock_bh(&t->lock);
+	t->dead = true;
+	spin_unlock_bh(&t->lock);
+	rhashtable_remove_fast(&en->txts, &t->node, txt_params);
+	hrtimer_cancel(&t->timer);
+	eqds_txt_purge(t);
+	atomic_dec(&en->ntunnels);
+	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, -1ull);
+	kfree_rcu(t, rcu);
+}
+
+static void rxt_remove(struct eqds_net *en, struct eqds_rxt *t)
+{
+	spin_lock_bh(&t->lock);
+	t->dead = true;
+	spin_lock(&en->sched_lock);
+	eqds_sched_deactivate(&en->sched, &t->rx.asl);
+	spin_unlock(&en->sched_lock);
+	spin_unlock_bh(&t->lock);
+	rhashtable_remove_fast(&en->rxts, &t->node, rxt_params);
+	hrtimer_cancel(&t->timer);
+	eqds_rxt_purge(t);
+	atomic_dec(&en->ntunnels);
+	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, -1ull);
+	kfree_rcu(t, rcu);
+}
+
+/*
+ * Tear down idle tunnels, or all of them. Process context: walking may
+ * sleep, and removal waits for the tunnel's timer.
+ */
+void eqds_tunnels_reap(struct eqds_net *en, bool all)
+{
+	unsigned long timeout;
+	struct rhashtable_iter it;
+	struct eqds_txt *tt;
+	struct eqds_rxt *rt;
+	void *obj;
+
+	rcu_read_lock();
+	timeout = msecs_to_jiffies(rcu_dereference(en->config)->idle_timeout_ms);
+	rcu_read_unlock();
+
+	rhashtable_walk_enter(&en->txts, &it);
+	rhashtable_walk_start(&it);
+	while ((obj = rhashtable_walk_next(&it))) {
+		if (IS_ERR(obj))
+			continue;
+		tt = obj;
+		if (!all && !eqds_txt_idle(tt, timeout))
+			continue;
+		rhashtable_walk_stop(&it);
+		txt_remove(en, tt);
+		if (!all)
+			eqds_count(en, EQDS_STATS_A_TUNNELS_REAPED);
+		rhashtable_walk_start(&it);
+	}
+	rhashtable_walk_stop(&it);
+	rhashtable_walk_exit(&it);
+
+	rhashtable_walk_enter(&en->rxts, &it);
+	rhashtable_walk_start(&it);
+	while ((obj = rhashtable_walk_next(&it))) {
+		if (IS_ERR(obj))
+			continue;
+		rt = obj;
+		if (!all && !eqds_rxt_idle(rt, timeout))
+			continue;
+		rhashtable_walk_stop(&it);
+		rxt_remove(en, rt);
+		if (!all)
+			eqds_count(en, EQDS_STATS_A_TUNNELS_REAPED);
+		rhashtable_walk_start(&it);
+	}
+	rhashtable_walk_stop(&it);
+	rhashtable_walk_exit(&it);
+}
+
+static void reaper_work(struct work_struct *work)
+{
+	struct eqds_net *en = container_of(to_delayed_work(work), struct eqds_net, reaper);
+	unsigned int ms;
+
+	eqds_tunnels_reap(en, false);
+	rcu_read_lock();
+	ms = rcu_dereference(en->config)->idle_timeout_ms;
+	rcu_read_unlock();
+	if (!READ_ONCE(en->exiting))
+		schedule_delayed_work(&en->reaper, msecs_to_jiffies(max(ms / 4, 25U)));
+}
+
+int eqds_tunnels_init(struct eqds_net *en)
+{
+	int err;
+
+	atomic_set(&en->ntunnels, 0);
+	err = rhashtable_init(&en->txts, &txt_params);
+	if (err)
+		return err;
+	err = rhashtable_init(&en->rxts, &rxt_params);
+	if (err) {
+		rhashtable_destroy(&en->txts);
+		return err;
+	}
+	INIT_DELAYED_WORK(&en->reaper, reaper_work);
+	schedule_delayed_work(&en->reaper, HZ / 4);
+	return 0;
+}
+
+/* Nothing feeds the tables any more (hooks and sockets are gone). */
+void eqds_tunnels_destroy(struct eqds_net *en)
+{
+	WRITE_ONCE(en->exiting, true);
+	cancel_delayed_work_sync(&en->reaper);
+	eqds_tunnels_reap(en, true);
+	rhashtable_destroy(&en->txts);
+	rhashtable_destroy(&en->rxts);
+	if (atomic_read(&en->ntunnels))
+		pr_err("eqds: leak: %d tunnels left at namespace exit\n",
+		       atomic_read(&en->ntunnels));
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-namespace tunnel tables: lookup, on-demand creation, idle teardown.
+ */
+#ifndef _EQDS_TUNNELS_H
+#define _EQDS_TUNNELS_H
+
+#include "tunnel.h"
+
+struct eqds_config;
+
+/* Most tunnels (each way) one namespace may hold. */
+#define EQDS_MAX_TUNNELS	65536
+
+struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
+struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer);
+struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
+struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer);
+
+/* tx_tunnel.c / rx_tunnel.c: set up, tear down one tunnel. */
+void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg);
+void eqds_txt_purge(struct eqds_txt *t);
+bool eqds_txt_idle(struct eqds_txt *t, unsigned long timeout);
+void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg);
+void eqds_rxt_purge(struct eqds_rxt *t);
+bool eqds_rxt_idle(struct eqds_rxt *t, unsigned long timeout);
+
+#endif /* _EQDS_TUNNELS_H */

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sending EQIF: one queue per destination host. Captured packets wait
+ * here until the destination grants credit, leave numbered and sprayed, and
+ * stay (as clones) until acknowledged, for retransmission.
+ *
+ * Contexts: capture (process or softirq), control packet receive (softirq),
+ * the tunnel's timer (softirq). All take t->lock with BHs off, decide, and
+ * send what was decided after dropping it.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <linux/random.h>
+#include <net/inet_ecn.h>
+#include "eqds.h"
+#include "netns.h"
+#include "tunnel.h"
+#include "tunnels.h"
+#include "xmit.h"
+
+/* Quantum the sender assumes until the first pull says otherwise. */
+#define EQDS_QUANTUM_GUESS	1536
+#define EQDS_RTO_MIN_NS		(5 * NSEC_PER_MSEC)
+
+static u64 now_ns(void)
+{
+	return ktime_get_ns();
+}
+
+/* Bytes this packet will put on the wire once encapsulated (and split). */
+static u32 wire_bytes(struct sk_buff *skb, u16 family, u32 nsegs)
+{
+	u32 hdr;
+
+	if (nsegs <= 1)
+		return skb->len + eqds_overhead(family);
+	hdr = skb_transport_offset(skb);
+	hdr += (skb_shinfo(skb)->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) ?
+		tcp_hdrlen(skb) : sizeof(struct udphdr);
+	return skb->len - hdr + nsegs * (hdr + eqds_overhead(family));
+}
+
+static u32 gso_nsegs(struct sk_buff *skb)
+{
+	if (!skb_is_gso(skb))
+		return 1;
+	return skb_shinfo(skb)->gso_segs ?:
+	       DIV_ROUND_UP(skb->len - skb_transport_offset(skb), skb_shinfo(skb)->gso_size);
+}
+
+static void arm_timer(struct eqds_txt *t)
+{
+	u64 when = eqds_tx_deadline(&t->tx, t->queued_bytes);
+
+	if (!when || t->dead)
+		return;
+	if (hrtimer_is_queued(&t->timer) &&
+	    ktime_to_ns(hrtimer_get_expires(&t->timer)) <= when)
+		return;
+	hrtimer_start(&t->timer, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
+}
+
+static void set_header(struct eqds_txt *t, struct sk_buff *skb, u8 flags, u64 now)
+{
+	struct eqds_skb_cb *cb = eqds_cb(skb);
+
+	cb->epoch = t->tx.epoch;
+	cb->flags = flags;
+	cb->path = t->path++;
+	cb->pull_target = eqds_tx_pull_target(&t->tx, t->queued_bytes, now);
+}
+
+/* The sent packet that holds seq: ranges are stored at their first seq. */
+static struct sk_buff *inflight_find(struct eqds_txt *t, u32 seq)
+{
+	u32 back;
+
+	for (back = 0; back < EQDS_MAX_SEGS && back <= seq - t->tx.snd_una; back++) {
+		struct sk_buff *skb = t->inflight[eqds_tx_slot(seq - back)];
+
+		if (skb && eqds_cb(skb)->seq == seq - back)
+			return back < eqds_cb(skb)->nsegs ? skb : NULL;
+	}
+	return NULL;
+}
+
+static struct sk_buff *rts_packet(struct eqds_txt *t, u64 now)
+{
+	struct sk_buff *skb = alloc_skb(0, GFP_ATOMIC);
+
+	if (!skb)
+		return NULL;
+	eqds_cb(skb)->seq = t->tx.snd_nxt;
+	eqds_cb(skb)->nsegs = 0;
+	set_header(t, skb, EQDS_F_RTS | eqds_tx_data_flags(&t->tx), now);
+	return skb;
+}
+
+/*
+ * Send what credit allows: retransmissions first, then new packets in
+ * order; ask for credit if nothing could go. Caller holds t->lock; the
+ * packets to send are appended to out.
+ */
+static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
+{
+	struct eqds_net *en = t->en;
+	struct sk_buff *skb, *copy;
+	u32 seq;
+
+	while (t->nrtx) {
+		skb = inflight_find(t, t->rtx[0]);
+		if (skb) {
+			if (!eqds_tx_send(&t->tx, eqds_cb(skb)->wire_bytes,
+					  eqds_cb(skb)->nsegs, true, now, &seq))
+				break;
+			copy = skb_clone(skb, GFP_ATOMIC);
+			if (copy) {
+				set_header(t, copy, eqds_tx_data_flags(&t->tx), now);
+				__skb_queue_tail(out, copy);
+				eqds_count(en, EQDS_STATS_A_RETRANSMITS);
+			}
+		}
+		memmove(t->rtx, t->rtx + 1, --t->nrtx * sizeof(t->rtx[0]));
+	}
+
+	while ((skb = skb_peek(&t->queue))) {
+		struct eqds_skb_cb *cb = eqds_cb(skb);
+
+		if (!eqds_tx_send(&t->tx, cb->wire_bytes, cb->nsegs, false, now, &seq))
+			break;
+		__skb_unlink(skb, &t->queue);
+		t->queued_bytes -= cb->wire_bytes;
+		cb->seq = seq;
+		set_header(t, skb, eqds_tx_data_flags(&t->tx), now);
+		if (cb->flags & EQDS_F_SYN)
+			eqds_count(en, EQDS_STATS_A_SYNS_SENT);
+		/* Keep a copy until acknowledged; without one, TCP recovers. */
+		copy = skb_clone(skb, GFP_ATOMIC);
+		if (copy) {
+			kfree_skb(t->inflight[eqds_tx_slot(seq)]);
+			t->inflight[eqds_tx_slot(seq)] = copy;
+		}
+		__skb_queue_tail(out, skb);
+	}
+
+	if (t->rts_due && t->queued_bytes && !skb_queue_len(out)) {
+		skb = rts_packet(t, now);
+		if (skb) {
+			__skb_queue_tail(out, skb);
+			eqds_count(en, EQDS_STATS_A_RTS_SENT);
+		}
+	}
+	t->rts_due = false;
+	arm_timer(t);
+}
+
+static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
+{
+	struct eqds_pkt hdr;
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(out))) {
+		struct eqds_skb_cb *cb = eqds_cb(skb);
+		u32 len = skb->len;
+
+		memset(&hdr, 0, sizeof(hdr));
+		hdr.type = EQDS_TYPE_DATA;
+		hdr.flags = cb->flags;
+		hdr.path_id = cb->path;
+		hdr.epoch = cb->epoch;
+		hdr.hlen = EQDS_DATA_HLEN;
+		hdr.data.seq = cb->seq;
+		hdr.data.pull_target = cb->pull_target;
+		hdr.data.seg_count = cb->nsegs;
+		hdr.payload_len = len;
+		if (!cb->nsegs) {
+			hdr.next_proto = EQDS_NP_NONE;
+		} else {
+			hdr.next_proto = skb->protocol == htons(ETH_P_IP) ?
+					 EQDS_NP_IPV4 : EQDS_NP_IPV6;
+			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_PACKETS, 1);
+			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_BYTES, len);
+		}
+		eqds_xmit_data(t->en, t, skb, &hdr);
+	}
+}
+
+/*
+ * TCP's own control loop needs a queue that drops or marks: tail drop when
+ * full, and CE marks for ECN-capable packets once the queue is half full,
+ * which ECN-capable TCP (DCTCP-style step marking) reacts to before a drop.
+ */
+static bool admit(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
+{
+	u32 qlen = skb_queue_len(&t->queue);
+
+	if (qlen >= limit)
+		return false;
+	if (qlen >= limit / 2 && INET_ECN_set_ce(skb))
+		return true;
+	return true;
+}
+
+static void enqueue(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
+{
+	struct eqds_skb_cb *cb;
+	u32 nsegs = gso_nsegs(skb);
+
+	if (!admit(t, skb, limit)) {
+		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUE_FULL);
+		eqds_count(t->en, EQDS_STATS_A_TX_DROPS);
+		kfree_skb(skb);
+		return;
+	}
+	memset(skb->cb, 0, sizeof(skb->cb));
+	cb = eqds_cb(skb);
+	cb->nsegs = nsegs;
+	cb->wire_bytes = wire_bytes(skb, t->peer.family, nsegs);
+	t->queued_bytes += cb->wire_bytes;
+	__skb_queue_tail(&t->queue, skb);
+}
+
+/*
+ * A GSO packet is carried whole and split after us when the outer header is
+ * IPv4: pieces are numbered by IP ID. IPv6 has no ID, so it is split here
+ * (each segment gets its own number; GRO reassembles at the receiver). So
+ * is one whose credit could never be granted in one window.
+ */
+static bool must_split(struct eqds_txt *t, struct sk_buff *skb)
+{
+	if (!skb_is_gso(skb))
+		return false;
+	return t->peer.family != AF_INET || gso_nsegs(skb) > EQDS_MAX_SEGS ||
+	       skb->len + EQDS_MAX_SEGS * eqds_overhead(AF_INET) > t->tx.credit.window;
+}
+
+void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
+		     struct sk_buff *skb)
+{
+	const struct eqds_config *cfg = rcu_dereference(en->config);
+	struct sk_buff *segs = NULL, *next;
+	struct sk_buff_head out;
+	struct eqds_txt *t;
+
+	/* Queued packets must not pin the route or the device. */
+	skb_dst_drop(skb);
+	skb->dev = NULL;
+
+	t = eqds_txt_get(en, peer);
+	if (!t) {
+		eqds_count(en, EQDS_STATS_A_TX_DROPS);
+		kfree_skb(skb);
+		return;
+	}
+	if (must_split(t, skb)) {
+		segs = skb_gso_segment(skb, 0);
+		if (IS_ERR_OR_NULL(segs)) {
+			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+			eqds_count(en, EQDS_STATS_A_TX_DROPS);
+			kfree_skb(skb);
+			return;
+		}
+		consume_skb(skb);
+		skb = NULL;
+	}
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&t->lock);
+	if (unlikely(t->dead)) {
+		spin_unlock_bh(&t->lock);
+		kfree_skb(skb);
+		kfree_skb_list(segs);
+		eqds_count(en, EQDS_STATS_A_TX_DROPS);
+		return;
+	}
+	t->last_used = jiffies;
+	if (skb) {
+		enqueue(t, skb, cfg->queue_limit);
+	} else {
+		skb_list_walk_safe(segs, skb, next) {
+			skb_mark_not_on_list(skb);
+			enqueue(t, skb, cfg->queue_limit);
+		}
+	}
+	pump(t, now_ns(), &out);
+	spin_unlock_bh(&t->lock);
+	send_all(t, &out);
+}
+
+/* The receiver lost our epoch: start a new one and resend what it missed. */
+static void restart(struct eqds_txt *t, u64 now)
+{
+	u32 seq = t->tx.snd_nxt;
+
+	/* Back to the queue's head, newest first, so the order is kept. */
+	while (seq != t->tx.snd_una) {
+		struct sk_buff *skb;
+
+		seq--;
+		skb = t->inflight[eqds_tx_slot(seq)];
+		if (!skb || eqds_cb(skb)->seq != seq)
+			continue;
+		t->inflight[eqds_tx_slot(seq)] = NULL;
+		t->queued_bytes += eqds_cb(skb)->wire_bytes;
+		__skb_queue_head(&t->queue, skb);
+	}
+	t->nrtx = 0;
+	eqds_tx_restart(&t->tx, now);
+	t->rts_due = true;
+	eqds_count(t->en, EQDS_STATS_A_RESTARTS);
+}
+
+static void free_acked(struct eqds_txt *t, u32 from, u32 to)
+{
+	for (; from != to; from++) {
+		struct sk_buff **slot = &t->inflight[eqds_tx_slot(from)];
+
+		if (*slot && eqds_cb(*slot)->seq == from) {
+			consume_skb(*slot);
+			*slot = NULL;
+		}
+	}
+}
+
+static void add_rtx(struct eqds_txt *t, u32 seq)
+{
+	u8 i;
+
+	for (i = 0; i < t->nrtx; i++)
+		if (t->rtx[i] == seq)
+			return;
+	if (t->nrtx < EQDS_RTX_MAX)
+		t->rtx[t->nrtx++] = seq;
+}
+
+void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
+		      const struct eqds_pkt *pkt)
+{
+	struct eqds_tx_actions act;
+	struct sk_buff_head out;
+	struct eqds_txt *t;
+	u64 refused, now = now_ns();
+	u32 una;
+
+	t = eqds_txt_lookup(en, peer);
+	if (!t) {
+		eqds_count(en, EQDS_STATS_A_DROP_STALE);
+		return;
+	}
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&t->lock);
+	if (t->dead) {
+		spin_unlock_bh(&t->lock);
+		return;
+	}
+	una = t->tx.snd_una;
+	refused = t->tx.credit.refused_bytes;
+	eqds_tx_ctrl(&t->tx, pkt, now, &act);
+	if (t->tx.credit.refused_bytes != refused)
+		eqds_count(en, EQDS_STATS_A_CREDIT_REFUSED);
+	if (pkt->flags & EQDS_F_PULL)
+		eqds_count(en, EQDS_STATS_A_PULLS_RCVD);
+	if (act.restart) {
+		eqds_count(en, EQDS_STATS_A_RSTS_RCVD);
+		restart(t, now);
+	} else {
+		if (act.acked) {
+			free_acked(t, una, act.acked_to);
+			t->last_used = jiffies;
+		}
+		if (act.retransmit) {
+			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
+			add_rtx(t, act.retransmit_seq);
+		}
+	}
+	pump(t, now, &out);
+	spin_unlock_bh(&t->lock);
+	send_all(t, &out);
+}
+
+static enum hrtimer_restart txt_timer(struct hrtimer *timer)
+{
+	struct eqds_txt *t = container_of(timer, struct eqds_txt, timer);
+	struct eqds_tx_actions act;
+	struct sk_buff_head out;
+	u64 now = now_ns();
+
+	__skb_queue_head_init(&out);
+	rcu_read_lock();
+	spin_lock_bh(&t->lock);
+	if (!t->dead) {
+		eqds_tx_timer(&t->tx, now, t->queued_bytes, &act);
+		if (act.retransmit) {
+			eqds_count(t->en, EQDS_STATS_A_TIMEOUTS);
+			add_rtx(t, act.retransmit_seq);
+		}
+		if (act.send_rts)
+			t->rts_due = true;
+		pump(t, now, &out);
+	}
+	spin_unlock_bh(&t->lock);
+	send_all(t, &out);
+	rcu_read_unlock();
+	return HRTIMER_NORESTART;
+}
+
+void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
+{
+	u32 window = cfg->window * EQDS_QUANTUM_GUESS;
+
+	spin_lock_init(&t->lock);
+	skb_queue_head_init(&t->queue);
+	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	t->timer.function = txt_timer;
+	t->last_used = jiffies;
+	t->path = get_random_u32();
+	eqds_tx_init(&t->tx, eqds_tx_next_epoch(get_random_u32(), 0), window,
+		     EQDS_QUANTUM_GUESS, cfg->mode == EQDS_MODE_BURST,
+		     EQDS_RTO_MIN_NS, now_ns());
+	t->rts_due = cfg->mode == EQDS_MODE_RTS;
+}
+
+/* The tunnel is dead and its timer stopped: free what it holds. */
+void eqds_txt_purge(struct eqds_txt *t)
+{
+	u32 i;
+
+	__skb_queue_purge(&t->queue);
+	for (i = 0; i < EQDS_TX_SLOTS; i++) {
+		kfree_skb(t->inflight[i]);
+		t->inflight[i] = NULL;
+	}
+	dst_cache_destroy(&t->dst_cache);
+}
+
+/* Idle: nothing queued, nothing in flight, unused for the idle timeout. */
+bool eqds_txt_idle(struct eqds_txt *t, unsigned long timeout)
+{
+	return !skb_queue_len(&t->queue) && !eqds_tx_inflight(&t->tx) &&
+	       time_after(jiffies, t->last_used + timeout);
+}

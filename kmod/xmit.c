@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sending EQDS packets: encapsulation of captured inner packets, and control
+ * packets. Any context; called without tunnel locks held.
+ *
+ * The outer UDP source port carries the packet's path id, so routers that
+ * hash on L4 spread one tunnel over all their paths (spraying). For an IPv4
+ * outer header the IP ID is the low 16 bits of the EQDS sequence number:
+ * when a GSO packet is split after us (TSO, or software GSO on the way),
+ * each piece gets the next ID, and the receiver recovers each piece's own
+ * sequence number from it.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/route.h>
+#include <net/ip6_route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+#include <net/ip_tunnels.h>
+#include <net/ip6_tunnel.h>
+#include <net/inet_ecn.h>
+#include <net/ipv6_stubs.h>
+#include "eqds.h"
+#include "netns.h"
+#include "xmit.h"
+
+/* Spraying: sport = base | path id; ports above 49152 as for VXLAN. */
+static __be16 eqds_sport(const struct eqds_pkt *hdr)
+{
+	return htons(0xc000 | 0x1000 | hdr->path_id);
+}
+
+static struct socket *eqds_sock(struct eqds_net *en, u16 family)
+{
+	return family == AF_INET ? rcu_dereference(en->sock4) : rcu_dereference(en->sock6);
+}
+
+static struct rtable *route4(struct eqds_net *en, struct dst_cache *cache,
+			     __be32 daddr, __be32 *saddr, __be16 dport)
+{
+	struct flowi4 fl4 = {};
+	struct rtable *rt;
+
+	if (cache) {
+		rt = dst_cache_get_ip4(cache, saddr);
+		if (rt)
+			return rt;
+	}
+	fl4.daddr = daddr;
+	fl4.saddr = *saddr;
+	fl4.flowi4_proto = IPPROTO_UDP;
+	fl4.fl4_dport = dport;
+	rt = ip_route_output_key(en->net, &fl4);
+	if (IS_ERR(rt))
+		return rt;
+	*saddr = fl4.saddr;
+	if (cache)
+		dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
+	return rt;
+}
+
+static struct dst_entry *route6(struct eqds_net *en, struct sock *sk,
+				struct dst_cache *cache, const struct in6_addr *daddr,
+				struct in6_addr *saddr, __be16 dport)
+{
+	struct dst_entry *dst;
+	struct flowi6 fl6 = {};
+
+	if (cache) {
+		dst = dst_cache_get_ip6(cache, saddr);
+		if (dst)
+			return dst;
+	}
+	fl6.daddr = *daddr;
+	fl6.saddr = *saddr;
+	fl6.flowi6_proto = IPPROTO_UDP;
+	fl6.fl6_dport = dport;
+	dst = ipv6_stub->ipv6_dst_lookup_flow(en->net, sk, &fl6, NULL);
+	if (IS_ERR(dst))
+		return dst;
+	*saddr = fl6.saddr;
+	if (cache)
+		dst_cache_set_ip6(cache, dst, &fl6.saddr);
+	return dst;
+}
+
+static void push_eqds_header(struct sk_buff *skb, const struct eqds_pkt *hdr)
+{
+	void *p = __skb_push(skb, hdr->hlen);
+
+	/* Callers build valid headers: a failure here is a bug. */
+	WARN_ON_ONCE(eqds_encode(p, hdr->hlen, hdr) < 0);
+}
+
+static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
+		 struct rtable *rt, __be32 saddr, __be32 daddr,
+		 const struct eqds_pkt *hdr, __be16 dport, u8 tos, bool data)
+{
+	struct udphdr *uh;
+	struct iphdr *iph;
+	__be16 df = htons(IP_DF);
+
+	/* An inner packet that cannot fit whole is fragmented outside. */
+	if (data && !skb_is_gso(skb) &&
+	    skb->len + sizeof(*iph) + sizeof(*uh) > dst_mtu(&rt->dst))
+		df = 0;
+
+	skb_scrub_packet(skb, false);
+	skb_clear_hash_if_not_l4(skb);
+	skb_dst_set(skb, &rt->dst);
+
+	push_eqds_header(skb, hdr);
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = eqds_sport(hdr);
+	uh->dest = dport;
+	uh->len = htons(skb->len);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	udp_set_csum(false, skb, saddr, daddr, skb->len);
+
+	__skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->frag_off = ip_mtu_locked(&rt->dst) ? 0 : df;
+	iph->protocol = IPPROTO_UDP;
+	iph->tos = tos;
+	iph->daddr = daddr;
+	iph->saddr = saddr;
+	iph->ttl = ip4_dst_hoplimit(&rt->dst);
+	if (data)
+		iph->id = htons((u16)hdr->data.seq);
+	else
+		__ip_select_ident(en->net, iph, 1);
+	skb->protocol = htons(ETH_P_IP);
+	return ip_local_out(en->net, sk, skb);
+}
+
+static int xmit6(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
+		 struct dst_entry *dst, struct in6_addr *saddr,
+		 struct in6_addr *daddr, const struct eqds_pkt *hdr,
+		 __be16 dport, u8 tclass)
+{
+	skb_scrub_packet(skb, false);
+	skb_clear_hash_if_not_l4(skb);
+	push_eqds_header(skb, hdr);
+	skb->protocol = htons(ETH_P_IPV6);
+	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, saddr, daddr, tclass,
+			     ip6_dst_hoplimit(dst), 0, eqds_sport(hdr), dport, false);
+	return 0;
+}
+
+static u8 inner_tos(struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return ip_hdr(skb)->tos;
+	return ipv6_get_dsfield(ipv6_hdr(skb));
+}
+
+/*
+ * Encapsulate and send one inner packet (consumed). Its headroom is made
+ * private here, so a clone kept for retransmission is not disturbed.
+ */
+int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
+		   const struct eqds_pkt *hdr)
+{
+	const struct eqds_config *cfg = rcu_dereference(en->config);
+	__be16 dport = htons(cfg->port);
+	struct socket *sock = eqds_sock(en, t->peer.family);
+	u8 tos = inner_tos(skb);
+	int err;
+
+	if (!sock) {
+		eqds_count(en, EQDS_STATS_A_DROP_NO_SOCKET);
+		goto drop;
+	}
+	skb_set_inner_ipproto(skb, skb->protocol == htons(ETH_P_IP) ?
+			      IPPROTO_IPIP : IPPROTO_IPV6);
+	if (t->peer.family == AF_INET) {
+		__be32 saddr = 0;
+		struct rtable *rt = route4(en, &t->dst_cache, t->peer.a.v4, &saddr, dport);
+
+		if (IS_ERR(rt)) {
+			eqds_count(en, EQDS_STATS_A_DROP_NOROUTE);
+			goto drop;
+		}
+		err = skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) +
+				   sizeof(struct iphdr) + sizeof(struct udphdr) +
+				   EQDS_DATA_HLEN);
+		if (!err)
+			err = udp_tunnel_handle_offloads(skb, true);
+		if (err) {
+			ip_rt_put(rt);
+			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+			goto drop;
+		}
+		return xmit4(en, sock->sk, skb, rt, saddr, t->peer.a.v4, hdr,
+			     dport, tos, true);
+	} else {
+		struct in6_addr saddr = {};
+		struct dst_entry *dst = route6(en, sock->sk, &t->dst_cache,
+					       &t->peer.a.v6, &saddr, dport);
+
+		if (IS_ERR(dst)) {
+			eqds_count(en, EQDS_STATS_A_DROP_NOROUTE);
+			goto drop;
+		}
+		err = skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) +
+				   sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
+				   EQDS_DATA_HLEN);
+		if (!err)
+			err = udp_tunnel_handle_offloads(skb, true);
+		if (err) {
+			dst_release(dst);
+			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+			goto drop;
+		}
+		return xmit6(en, sock->sk, skb, dst, &saddr, &t->peer.a.v6, hdr,
+			     dport, tos);
+	}
+drop:
+	kfree_skb(skb);
+	return -ENETUNREACH;
+}
+
+/* A control packet from local (our address the peer uses) to peer. */
+int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,
+		   const struct eqds_addr *peer, const struct eqds_pkt *hdr)
+{
+	const struct eqds_config *cfg = rcu_dereference(en->config);
+	__be16 dport = htons(cfg->port);
+	struct socket *sock = eqds_sock(en, peer->family);
+	struct sk_buff *skb;
+
+	if (!sock)
+		return -ENOTCONN;
+	skb = alloc_skb(LL_MAX_HEADER + sizeof(struct ipv6hdr) +
+			sizeof(struct udphdr) + EQDS_CTRL_HLEN, GFP_ATOMIC);
+	if (!skb) {
+		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		return -ENOMEM;
+	}
+	skb_reserve(skb, LL_MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
+		    EQDS_CTRL_HLEN);
+	skb->ip_summed = CHECKSUM_NONE;
+	/* Pulls and acks go first at the uplink: they pace everything else. */
+	skb->priority = TC_PRIO_CONTROL;
+	eqds_count(en, EQDS_STATS_A_TX_CTRL);
+
+	if (peer->family == AF_INET) {
+		__be32 saddr = local->a.v4;
+		struct rtable *rt = route4(en, NULL, peer->a.v4, &saddr, dport);
+
+		if (IS_ERR(rt))
+			goto noroute;
+		return xmit4(en, sock->sk, skb, rt, saddr, peer->a.v4, hdr, dport, 0,
+			     false);
+	} else {
+		struct in6_addr saddr = local->a.v6;
+		struct dst_entry *dst = route6(en, sock->sk, NULL, &peer->a.v6,
+					       &saddr, dport);
+
+		if (IS_ERR(dst))
+			goto noroute;
+		return xmit6(en, sock->sk, skb, dst, &saddr,
+			     (struct in6_addr *)&peer->a.v6, hdr, dport, 0);
+	}
+noroute:
+	eqds_count(en, EQDS_STATS_A_DROP_NOROUTE);
+	kfree_skb(skb);
+	return -ENETUNREACH;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EQDS_XMIT_H
+#define _EQDS_XMIT_H
+
+#include <linux/skbuff.h>
+#include "core/wire.h"
+#include "tunnel.h"
+
+/* Outer headers (IP, UDP, EQDS data header) added to each data packet. */
+static inline u32 eqds_overhead(u16 family)
+{
+	return (family == AF_INET ? 20 : 40) + 8 + EQDS_DATA_HLEN;
+}
+
+int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
+		   const struct eqds_pkt *hdr);
+int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,
+		   const struct eqds_addr *peer, const struct eqds_pkt *hdr);
+
+#endif /* _EQDS_XMIT_H */

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# TCP between two hosts runs over EQDS: the wire carries only EQDS/UDP,
+# counters move on both sides, and bulk transfers arrive intact with and
+# without impairment, with offloads on and off, over IPv4 and IPv6.
+source "$(dirname "$0")/lib.sh"
+trap ns_del_all EXIT
+MB=${EQDS_XFER_MB:-200}
+
+check "load eqds" eqds_load
+two_hosts || { fail "two hosts"; exit 1; }
+
+check "ping over EQDS (IPv4)" ip netns exec h1 ping -c 3 -i 0.2 -W 2 -q 10.0.1.2
+check "ping over EQDS (IPv6)" ip netns exec h1 ping -6 -c 3 -i 0.2 -W 2 -q fd00:1::2
+tx=$(stat h1 tx_packets)
+rx=$(stat h2 rx_packets)
+[ "$tx" -gt 0 ] && [ "$rx" -gt 0 ] && ok "counters: h1 sent $tx, h2 received $rx" ||
+	fail "counters move" "h1 tx_packets=$tx h2 rx_packets=$rx"
+
+# The wire: while iperf3 runs, no TCP is seen on the link, only EQDS.
+ip netns exec h2 timeout 4 tcpdump -i v2 -nn -s 96 -w /tmp/wire.pcap 2> /dev/null &
+dump=$!
+sleep 0.5
+r1=$(iperf h2 10.0.1.2 h1 3)
+wait $dump
+r2=$(iperf h2 10.0.1.2 h1 3 -R)
+echo "iperf3 h1->h2: ${r1% *} Mbit/s (retransmits ${r1#* }); h2->h1: ${r2% *} Mbit/s"
+[ -n "$r1" ] && [ "${r1% *}" -gt 0 ] && ok "iperf3 TCP h1->h2 over EQDS" || fail "iperf3 h1->h2" "$r1"
+[ -n "$r2" ] && [ "${r2% *}" -gt 0 ] && ok "iperf3 TCP h2->h1 over EQDS" || fail "iperf3 h2->h1" "$r2"
+ntcp=$(tcpdump -nn -r /tmp/wire.pcap tcp 2> /dev/null | wc -l)
+neqds=$(tcpdump -nn -r /tmp/wire.pcap udp port 6666 2> /dev/null | wc -l)
+echo "capture: $neqds EQDS packets, $ntcp bare TCP packets"
+[ "$ntcp" = 0 ] && [ "$neqds" -gt 100 ] && ok "the wire carries EQDS/UDP only" ||
+	fail "the wire carries EQDS/UDP only" "tcp=$ntcp eqds=$neqds"
+pulls=$(stat h2 pulls_sent)
+[ "$pulls" -gt 0 ] && [ "$(stat h1 pulls_rcvd)" -gt 0 ] && ok "the receiver pulls ($pulls pulls)" ||
+	fail "pulls flow" "h2 pulls_sent=$pulls"
+
+xfer "integrity, no impairment" h2 10.0.1.2 h1 $((MB << 20))
+xfer "integrity, IPv6" h2 fd00:1::2 h1 $((MB << 20))
+for h in "h1 v1" "h2 v2"; do ip netns exec ${h% *} ethtool -K ${h#* } tso off gso off gro off 2> /dev/null; done
+xfer "integrity, offloads off" h2 10.0.1.2 h1 $((MB << 20))
+for h in "h1 v1" "h2 v2"; do ip netns exec ${h% *} ethtool -K ${h#* } tso on gso on gro on 2> /dev/null; done
+ip netns exec h1 tc qdisc add dev v1 root netem loss 1%
+xfer "integrity, 1% loss" h2 10.0.1.2 h1 $((MB << 20))
+ip netns exec h1 tc qdisc change dev v1 root netem delay 1ms reorder 75% 50%
+xfer "integrity, 25% reordering" h2 10.0.1.2 h1 $((MB << 20))
+ip netns exec h1 tc qdisc del dev v1 root
+echo "h1: $(ctl h1 -j show | python3 -c 'import json,sys; s=json.load(sys.stdin)["stats"]; print({k: v for k, v in s.items() if v})')"
+echo "h2: $(ctl h2 -j show | python3 -c 'import json,sys; s=json.load(sys.stdin)["stats"]; print({k: v for k, v in s.items() if v})')"
+
+ns_del_all
+check "rmmod after traffic" rmmod eqds
+test_failed && exit 1
+exit 0
