@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capture: a netfilter hook at POST_ROUTING (last, after conntrack has
+ * confirmed the packet) steals locally generated packets to configured EQDS
+ * destinations and hands them to the destination's sending queue. Nothing
+ * else changes for the host: no device, no routes, no application change.
+ *
+ * Runs in the context of whoever sends (process or softirq), under RCU.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/dst.h>
+#include <net/tcp.h>
+#include <net/checksum.h>
+#include <net/ndisc.h>
+#include "eqds.h"
+#include "netns.h"
+#include "tunnel.h"
+#include "xmit.h"
+#include "capture.h"
+
+static bool is_eqds_sock(struct eqds_net *en, const struct sock *sk)
+{
+	struct socket *s4 = rcu_dereference(en->sock4);
+	struct socket *s6 = rcu_dereference(en->sock6);
+
+	return (s4 && s4->sk == sk) || (s6 && s6->sk == sk);
+}
+
+/*
+ * The outer headers must fit in the path MTU, and TCP sizes its segments
+ * from the route's MTU, which knows nothing of them: lower the MSS of
+ * SYNs to EQDS destinations so every segment fits once encapsulated.
+ */
+static void clamp_mss(struct eqds_net *en, struct sk_buff *skb, unsigned int thoff,
+		      u16 family)
+{
+	unsigned int hdrlen = family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
+	unsigned int mtu = dst_mtu(skb_dst(skb)), i, optlen;
+	struct tcphdr *th;
+	u16 newmss, oldmss;
+	u8 *opt;
+
+	if (mtu <= eqds_overhead(family) + hdrlen + sizeof(*th) + 64)
+		return;
+	newmss = mtu - eqds_overhead(family) - hdrlen - sizeof(*th);
+	if (skb_ensure_writable(skb, thoff + sizeof(*th)))
+		return;
+	th = (struct tcphdr *)(skb->data + thoff);
+	if (!th->syn || th->doff * 4 < sizeof(*th) ||
+	    skb_ensure_writable(skb, thoff + th->doff * 4))
+		return;
+	th = (struct tcphdr *)(skb->data + thoff);
+	opt = (u8 *)th;
+	for (i = sizeof(*th); i + TCPOLEN_MSS <= th->doff * 4; i += optlen) {
+		if (opt[i] == TCPOPT_EOL)
+			return;
+		if (opt[i] == TCPOPT_NOP) {
+			optlen = 1;
+			continue;
+		}
+		optlen = opt[i + 1];
+		if (optlen < 2)
+			return;
+		if (opt[i] != TCPOPT_MSS || optlen != TCPOLEN_MSS)
+			continue;
+		oldmss = get_unaligned_be16(opt + i + 2);
+		if (oldmss <= newmss)
+			return;
+		put_unaligned_be16(newmss, opt + i + 2);
+		inet_proto_csum_replace2(&th->check, skb, htons(oldmss), htons(newmss),
+					 false);
+		eqds_count(en, EQDS_STATS_A_MSS_CLAMPED);
+		return;
+	}
+}
+
+static unsigned int capture(struct eqds_net *en, struct sk_buff *skb,
+			    const struct nf_hook_state *state,
+			    const struct eqds_addr *dst, u8 l4proto,
+			    unsigned int thoff)
+{
+	const struct eqds_config *cfg = rcu_dereference(en->config);
+
+	if (!cfg->ndests || !eqds_config_has_dest(cfg, dst->family, &dst->a))
+		return NF_ACCEPT;
+	/* Our own packets, and traffic to ourselves, stay as they are. */
+	if (state->sk && is_eqds_sock(en, state->sk))
+		return NF_ACCEPT;
+	if (!skb_dst(skb) || (skb_dst(skb)->dev->flags & IFF_LOOPBACK))
+		return NF_ACCEPT;
+	if (l4proto == IPPROTO_TCP)
+		clamp_mss(en, skb, thoff, dst->family);
+	eqds_tx_capture(en, dst, skb);
+	return NF_STOLEN;
+}
+
+static unsigned int eqds_nf_out4(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	struct eqds_net *en = priv;
+	struct eqds_addr dst = { .family = AF_INET };
+	const struct iphdr *iph = ip_hdr(skb);
+
+	/* Forwarded traffic is the business of the hosts that send it. */
+	if (IPCB(skb)->flags & IPSKB_FORWARDED)
+		return NF_ACCEPT;
+	if (ip_is_fragment(iph))
+		return NF_ACCEPT;
+	dst.a.v4 = iph->daddr;
+	return capture(en, skb, state, &dst, iph->protocol, ip_hdrlen(skb));
+}
+
+static bool is_ndisc(struct sk_buff *skb, unsigned int thoff)
+{
+	u8 type;
+
+	if (skb_copy_bits(skb, thoff, &type, 1))
+		return false;
+	return type >= NDISC_ROUTER_SOLICITATION && type <= NDISC_REDIRECT;
+}
+
+static unsigned int eqds_nf_out6(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	struct eqds_net *en = priv;
+	struct eqds_addr dst = { .family = AF_INET6 };
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	unsigned int thoff = sizeof(*ip6h);
+
+	if (IP6CB(skb)->flags & IP6SKB_FORWARDED)
+		return NF_ACCEPT;
+	if (ipv6_addr_is_multicast(&ip6h->daddr) ||
+	    ipv6_addr_type(&ip6h->daddr) & IPV6_ADDR_LINKLOCAL)
+		return NF_ACCEPT;
+	/* Neighbour discovery must reach the link itself, or nothing does. */
+	if (ip6h->nexthdr == IPPROTO_ICMPV6 && is_ndisc(skb, thoff))
+		return NF_ACCEPT;
+	dst.a.v6 = ip6h->daddr;
+	return capture(en, skb, state, &dst, ip6h->nexthdr, thoff);
+}
+
+static const struct nf_hook_ops eqds_nf_ops[] = {
+	{
+		.hook = eqds_nf_out4,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_POST_ROUTING,
+		.priority = NF_IP_PRI_LAST,
+	},
+	{
+		.hook = eqds_nf_out6,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_POST_ROUTING,
+		.priority = NF_IP6_PRI_LAST,
+	},
+};
+
+/* Netfilter keeps pointers to the ops: they live in the namespace's instance. */
+int eqds_capture_register(struct eqds_net *en)
+{
+	int i, err;
+
+	BUILD_BUG_ON(ARRAY_SIZE(eqds_nf_ops) != ARRAY_SIZE(en->nf_ops));
+	memcpy(en->nf_ops, eqds_nf_ops, sizeof(en->nf_ops));
+	for (i = 0; i < ARRAY_SIZE(en->nf_ops); i++)
+		en->nf_ops[i].priv = en;
+	err = nf_register_net_hooks(en->net, en->nf_ops, ARRAY_SIZE(en->nf_ops));
+	en->hooks_registered = !err;
+	return err;
+}
+
+void eqds_capture_unregister(struct eqds_net *en)
+{
+	if (!en->hooks_registered)
+		return;
+	nf_unregister_net_hooks(en->net, en->nf_ops, ARRAY_SIZE(en->nf_ops));
+	en->hooks_registered = false;
+}
