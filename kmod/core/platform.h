@@ -24,10 +24,37 @@
 #include <linux/string.h>
 #include <linux/kernel.h>
 #include <linux/build_bug.h>
+#include <linux/math64.h>
+#include <linux/bitops.h>
 
 #define eqds_likely(x)		likely(x)
 #define eqds_unlikely(x)	unlikely(x)
 #define EQDS_ARRAY_SIZE(a)	ARRAY_SIZE(a)
+
+/*
+ * 64-bit division: a plain / on u64 needs libgcc helpers that 32-bit
+ * kernels do not have, so core code divides only through these.
+ */
+static inline u64 eqds_div_u64(u64 n, u32 d)
+{
+	return div_u64(n, d);
+}
+
+static inline u64 eqds_div_u64_rem(u64 n, u32 d, u32 *rem)
+{
+	return div_u64_rem(n, d, rem);
+}
+
+static inline u64 eqds_div64_u64(u64 n, u64 d)
+{
+	return div64_u64(n, d);
+}
+
+/* Position of the most significant bit set, 1..64; 0 for 0. */
+static inline int eqds_fls64(u64 x)
+{
+	return fls64(x);
+}
 
 #else /* userspace: unit tests, fuzzers, simulator */
 
@@ -51,6 +78,27 @@ typedef __s64 s64;
 #define eqds_likely(x)		__builtin_expect(!!(x), 1)
 #define eqds_unlikely(x)	__builtin_expect(!!(x), 0)
 #define EQDS_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static inline u64 eqds_div_u64(u64 n, u32 d)
+{
+	return n / d;
+}
+
+static inline u64 eqds_div_u64_rem(u64 n, u32 d, u32 *rem)
+{
+	*rem = (u32)(n % d);
+	return n / d;
+}
+
+static inline u64 eqds_div64_u64(u64 n, u64 d)
+{
+	return n / d;
+}
+
+static inline int eqds_fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
 
 #endif /* __KERNEL__ */
 
@@ -113,6 +161,16 @@ static inline u32 eqds_min_u32(u32 a, u32 b)
 static inline u64 eqds_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;
+}
+
+/*
+ * Nanoseconds from then to now, 0 if now is earlier: a time read on one CPU
+ * may be older than one another CPU stored meanwhile, and must not look
+ * like an age of nearly 2^64 ns.
+ */
+static inline u64 eqds_time_since(u64 now, u64 then)
+{
+	return now > then ? now - then : 0;
 }
 
 #endif /* _EQDS_CORE_PLATFORM_H */

@@ -56,7 +56,7 @@ bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 		tx->progress_ns = now_ns;
 	*seq = tx->snd_nxt;
 	tx->snd_nxt += nsegs;
-	if (now_ns - tx->recent_ns >= EQDS_TX_RECENT_NS) {
+	if (eqds_time_since(now_ns, tx->recent_ns) >= EQDS_TX_RECENT_NS) {
 		bool adjacent = now_ns - tx->recent_ns < 2 * EQDS_TX_RECENT_NS;
 
 		tx->recent_prev = adjacent ? tx->recent_cur : 0;
@@ -74,7 +74,7 @@ u8 eqds_tx_data_flags(const struct eqds_tx *tx)
 
 u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns)
 {
-	u64 age = now_ns - tx->recent_ns;
+	u64 age = eqds_time_since(now_ns, tx->recent_ns);
 
 	if (age < EQDS_TX_RECENT_NS)
 		queued += (u64)tx->recent_cur + tx->recent_prev;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# Writes the seed corpora under corpus/<target>/. The packets are built here
+# Writes the seed corpora under corpus/<target without fuzz_>/ (the names
+# scripts/fuzz.sh and CMakeLists.txt expect). The packets are built here
 # with struct.pack straight from uapi/linux/eqds_wire.h, independently of
 # wire.c, so the seeds also cross-check the encoder's byte layout (the
 # replay test decodes and re-encodes each one). Run from anywhere; commit
@@ -103,6 +104,76 @@ credit_seeds = {
 }
 
 
+def rx_cfg(epoch, timeout, now=1000):
+    # Layout read by fuzz_rx.cc: epoch (4 bytes), timeout - 1 (2), start
+    # time (4).
+    return struct.pack(">IHI", epoch, timeout - 1, now)
+
+
+def epoch_for_isn(isn):
+    # eqds_isn(epoch) = epoch * 2654435761 mod 2^32; invert it.
+    return isn * pow(2654435761, -1, 1 << 32) % (1 << 32)
+
+
+def rx_near(delta, segs):
+    return bytes([0]) + struct.pack(">hB", delta, segs - 1)
+
+
+def rx_bad_segs(delta, segs):
+    return bytes([1]) + struct.pack(">hB", delta, 0x80 | segs)
+
+
+def rx_in_order(segs):
+    return bytes([2, segs - 1])
+
+
+def rx_any(seq, segs):
+    return bytes([3]) + struct.pack(">IB", seq, segs)
+
+
+def rx_release():
+    return bytes([4])
+
+
+def rx_wait(ns):
+    return bytes([5]) + struct.pack(">H", ns)
+
+
+def rx_timer(ticks):
+    return bytes([6, ticks])
+
+
+def rx_back(ns):
+    return bytes([7, ns])
+
+
+rx_seeds = {
+    "in_order": rx_cfg(1, 100) + rx_in_order(1) * 8 + rx_in_order(4) * 4 +
+    rx_release(),
+    "reorder": rx_cfg(7, 100) + rx_near(2, 1) + rx_near(1, 1) +
+    rx_near(0, 1) + rx_release() + rx_near(5, 3) + rx_near(3, 2) +
+    rx_release(),
+    "timeout_then_late": rx_cfg(0x1234, 50) + rx_near(1, 1) +
+    rx_near(4, 2) + rx_timer(16) + rx_near(-2, 1) + rx_near(-2, 1) +
+    rx_wait(49) + rx_release() + rx_wait(1) + rx_release() +
+    rx_near(-3, 1),
+    "wrap": rx_cfg(epoch_for_isn(0xfffffff0), 100) + rx_in_order(8) +
+    rx_near(9, 2) + rx_near(3, 4) + rx_in_order(3) + rx_release() +
+    rx_near(1, 64) + rx_timer(20),
+    "edges": rx_cfg(3, 1000) + rx_near(511, 1) + rx_near(510, 3) +
+    rx_bad_segs(1, 0) + rx_any(0, 65) + rx_near(-1, 1) +
+    rx_in_order(1) + rx_near(-513, 1) + rx_back(200) + rx_release(),
+    # A clock read older than the last (another CPU's) rearms the wait
+    # early: the hole before isn + 3 goes after 80 of the 100 ns.
+    "time_back": rx_cfg(5, 100) + rx_near(1, 1) + rx_wait(10) +
+    rx_near(3, 1) + rx_back(20) + rx_in_order(1) + rx_release() +
+    rx_wait(100) + rx_release(),
+    "gso_dups": rx_cfg(99, 200) + rx_near(4, 5) + rx_near(6, 1) +
+    rx_near(2, 3) + rx_near(4, 5) + rx_in_order(2) + rx_release() +
+    rx_near(-5, 2),
+}
+
+
 def write(target, seeds):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -111,5 +182,6 @@ def write(target, seeds):
             f.write(blob)
 
 
-write("fuzz_decode", decode_seeds)
-write("fuzz_credit", credit_seeds)
+write("decode", decode_seeds)
+write("credit", credit_seeds)
+write("rx", rx_seeds)

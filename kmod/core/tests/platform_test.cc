@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// Byte-order helpers (kmod/core/platform.h): big endian, any alignment.
+// platform.h helpers: big-endian access at any alignment, min, 64-bit
+// division, fls64 and time differences.
 #include <gtest/gtest.h>
 
 #include "platform.h"
@@ -63,4 +64,34 @@ TEST(Platform, Min)
 	EXPECT_EQ(eqds_min_u32(3, 4), 3u);
 	EXPECT_EQ(eqds_min_u32(0xffffffffu, 0), 0u);
 	EXPECT_EQ(eqds_min_u64(1ull << 40, 7), 7u);
+}
+
+TEST(Platform, Division)
+{
+	u32 rem = 7;
+
+	EXPECT_EQ(eqds_div_u64(0xffffffffffffffffull, 3), 0x5555555555555555ull);
+	EXPECT_EQ(eqds_div_u64(10, 0xffffffffu), 0u);
+	EXPECT_EQ(eqds_div_u64_rem(1ull << 40, 1000000000u, &rem), 1099u);
+	EXPECT_EQ(rem, 511627776u);
+	EXPECT_EQ(eqds_div64_u64(~0ull, 1ull << 33), (1ull << 31) - 1);
+	EXPECT_EQ(eqds_div64_u64(5, 6), 0u);
+}
+
+TEST(Platform, Fls64)
+{
+	EXPECT_EQ(eqds_fls64(0), 0);
+	EXPECT_EQ(eqds_fls64(1), 1);
+	EXPECT_EQ(eqds_fls64(0x80), 8);
+	EXPECT_EQ(eqds_fls64(0xffffffffull), 32);
+	EXPECT_EQ(eqds_fls64(1ull << 32), 33);
+	EXPECT_EQ(eqds_fls64(~0ull), 64);
+}
+
+TEST(Platform, TimeSince)
+{
+	EXPECT_EQ(eqds_time_since(10, 3), 7u);
+	EXPECT_EQ(eqds_time_since(3, 3), 0u);
+	EXPECT_EQ(eqds_time_since(3, 10), 0u);	// another CPU's later read
+	EXPECT_EQ(eqds_time_since(~0ull, 0), ~0ull);
 }

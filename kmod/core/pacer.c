@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacer.c - the receiver's pull pacer and active sender list.
+ *
+ * Credit accrues at rate_bps: elapsed_ns * rate_bps / 8e9 bytes. The
+ * product is kept exact: what is below one byte is carried in frac (in
+ * units of 1/8e9 byte) to the next call, so the rate does not depend on
+ * how often the pacer is advanced. Divisions go through platform.h's
+ * helpers, which 32-bit kernels need for 64-bit operands.
+ */
+#include "pacer.h"
+
+#define EQDS_NS_PER_SEC		1000000000u
+#define EQDS_NS_PER_MSEC	1000000u
+/* Units of frac per byte: 8 bits times 1e9 ns per second. */
+#define EQDS_UNITS_PER_BYTE	(8ull * EQDS_NS_PER_SEC)
+/* Longest wait next_ns computes with, bytes (keeps units below 2^64). */
+#define EQDS_SCHED_MAX_NEED	0x80000000u
+
+static u64 eqds_sched_clamp_rate(u64 rate_bps)
+{
+	return eqds_min_u64(rate_bps, EQDS_SCHED_MAX_RATE);
+}
+
+/* The most the budget may hold now. */
+static u64 eqds_sched_cap(const struct eqds_sched *s)
+{
+	if (s->idle || !s->active || s->max_burst < s->quantum)
+		return s->quantum;
+	return s->max_burst;
+}
+
+static void eqds_asl_unlink(struct eqds_asl_node *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	n->next = NULL;
+	n->prev = NULL;
+}
+
+static void eqds_asl_add_tail(struct eqds_sched *s, struct eqds_asl_node *n)
+{
+	n->prev = s->head.prev;
+	n->next = &s->head;
+	s->head.prev->next = n;
+	s->head.prev = n;
+}
+
+void eqds_sched_init(struct eqds_sched *s, u64 rate_bps, u32 quantum,
+		     u32 max_burst, u64 now_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->head.next = &s->head;
+	s->head.prev = &s->head;
+	s->rate_bps = eqds_sched_clamp_rate(rate_bps);
+	s->quantum = quantum;
+	s->max_burst = max_burst;
+	s->last_ns = now_ns;
+	s->idle = true;
+}
+
+void eqds_sched_set_rate(struct eqds_sched *s, u64 rate_bps, u64 now_ns)
+{
+	eqds_sched_advance(s, now_ns);
+	s->rate_bps = eqds_sched_clamp_rate(rate_bps);
+}
+
+void eqds_asl_node_init(struct eqds_asl_node *n, u32 weight)
+{
+	n->next = NULL;
+	n->prev = NULL;
+	n->weight = weight ? weight : 1;
+	n->deficit = 0;
+	n->queued = false;
+}
+
+void eqds_sched_activate(struct eqds_sched *s, struct eqds_asl_node *n)
+{
+	if (n->queued)
+		return;
+	n->deficit = n->weight;
+	n->queued = true;
+	eqds_asl_add_tail(s, n);
+	s->active++;
+}
+
+void eqds_sched_deactivate(struct eqds_sched *s, struct eqds_asl_node *n)
+{
+	if (!n->queued)
+		return;
+	eqds_asl_unlink(n);
+	n->queued = false;
+	n->deficit = 0;
+	if (!--s->active)
+		s->idle = true;
+}
+
+/* Bytes due for elapsed ns at the current rate, carrying the fraction. */
+static u64 eqds_sched_due(struct eqds_sched *s, u64 elapsed)
+{
+	u64 units, bytes;
+	u32 rem;
+
+	if (!s->rate_bps)
+		return 0;
+	/*
+	 * rate_bps < 2^bits, so elapsed below 2^(64 - bits) keeps the
+	 * product in 64 bits. That cap is worth at least 2^63 units (over a
+	 * gigabyte), more than any budget may hold.
+	 */
+	elapsed = eqds_min_u64(elapsed, ~0ull >> eqds_fls64(s->rate_bps));
+	units = elapsed * s->rate_bps;
+	/* units / 8e9 as (units / 8) / 1e9: the divisor fits in 32 bits. */
+	bytes = eqds_div_u64_rem(units >> 3, EQDS_NS_PER_SEC, &rem);
+	s->frac += (u64)rem << 3 | (units & 7);
+	if (s->frac >= EQDS_UNITS_PER_BYTE) {
+		s->frac -= EQDS_UNITS_PER_BYTE;
+		bytes++;
+	}
+	return bytes;
+}
+
+void eqds_sched_advance(struct eqds_sched *s, u64 now_ns)
+{
+	u64 cap = eqds_sched_cap(s);
+
+	if (now_ns > s->last_ns) {
+		s->budget += eqds_sched_due(s, now_ns - s->last_ns);
+		s->last_ns = now_ns;
+	}
+	if (s->budget >= cap) {
+		s->budget = cap;
+		s->frac = 0;
+	}
+	s->idle = !s->active;
+}
+
+struct eqds_asl_node *eqds_sched_peek(struct eqds_sched *s)
+{
+	if (!s->active || !s->quantum || s->budget < s->quantum)
+		return NULL;
+	return s->head.next;
+}
+
+u32 eqds_sched_quanta(const struct eqds_sched *s, const struct eqds_asl_node *n,
+		      u32 want)
+{
+	u64 q;
+
+	if (!want || !s->quantum || !n->deficit)
+		return 0;
+	q = eqds_div_u64(s->budget, s->quantum);
+	q = eqds_min_u64(q, EQDS_SCHED_MAX_QUANTA);
+	q = eqds_min_u64(q, want);
+	return eqds_min_u32((u32)q, n->deficit);
+}
+
+void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
+			u32 quanta, u32 remaining)
+{
+	u64 bytes = (u64)quanta * s->quantum;
+
+	s->budget = bytes < s->budget ? s->budget - bytes : 0;
+	if (!n->queued)
+		return;
+	n->deficit -= eqds_min_u32(quanta, n->deficit);
+	if (!remaining) {
+		eqds_sched_deactivate(s, n);
+		return;
+	}
+	if (n->deficit && quanta)
+		return;		/* more of its round left: stays at the head */
+	if (!n->deficit)
+		n->deficit = n->weight;
+	eqds_asl_unlink(n);
+	eqds_asl_add_tail(s, n);
+}
+
+u64 eqds_sched_next_ns(const struct eqds_sched *s, u64 now_ns)
+{
+	u64 need, wait, elapsed;
+
+	if (s->budget >= s->quantum)
+		return 0;
+	if (!s->rate_bps)
+		return EQDS_NS_PER_MSEC;
+	need = eqds_min_u64(s->quantum - s->budget, EQDS_SCHED_MAX_NEED);
+	/* frac < one byte's units <= need's: no underflow. */
+	need = need * EQDS_UNITS_PER_BYTE - s->frac;
+	wait = eqds_div64_u64(need + s->rate_bps - 1, s->rate_bps);
+	elapsed = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
+	return wait > elapsed ? wait - elapsed : 0;
+}

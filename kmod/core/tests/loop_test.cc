@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: GPL-2.0
+// End to end in memory: senders (eqds_tx) and one receiver (eqds_rx per
+// tunnel, one pull scheduler) over a simulated network that loses,
+// reorders and duplicates data and control packets alike. Every packet is
+// encoded to bytes with eqds_encode() and decoded with eqds_decode() on
+// arrival. The glue around the core is the minimum the kernel glue does:
+// send queue, retransmit queue and sent ring at the sender; held ring, acks,
+// nacks and pulls at the receiver.
+//
+// Checked throughout: no packet goes up twice; in-order delivery except for
+// packets delivered late after their hole was given up on; the sender's
+// credit never exceeds the window and every byte it sends was granted by a
+// pull (credit conservation: sent == gained - held, gained + refused ==
+// pulls seen * quantum); the receiver pulls no faster than its link rate.
+// At the end: every packet went up exactly once or was explicitly given up
+// on by the receiver, and the senders are idle with nothing in flight.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <queue>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "pacer.h"
+#include "rx.h"
+#include "seq.h"
+#include "tx.h"
+#include "wire.h"
+
+namespace {
+
+constexpr u64 US = 1000;
+constexpr u64 MS = 1000 * US;
+constexpr u32 Q = 4096;			// pull quantum, bytes
+constexpr u32 WINQ = 32;		// window, quanta
+constexpr u32 WIN = WINQ * Q;
+constexpr u32 MTU = 1500;		// bytes charged per seq
+constexpr u64 RATE = 10000000000ull;	// receiver link, 10 Gb/s
+constexpr u32 RTO = 200 * US;
+constexpr u64 NACK_DELAY = 30 * US;
+constexpr u16 WIRE_Q = Q >> EQDS_QUANTUM_SHIFT;
+
+struct params {
+	u32 senders = 2;
+	u32 packets = 10000;		// per sender
+	double loss_data = 0.03;
+	double loss_ctrl = 0.03;
+	double dup = 0.01;
+	u64 delay = 5 * US;
+	u64 jitter = 15 * US;		// uniform extra delay: reordering
+	u64 reorder_tmo = 300 * US;
+	u32 lose_first = 0;		// frames lost before any random loss
+	u64 reset_at = 0;		// receiver forgets sender 0 (0: never)
+	u32 seed = 1;
+};
+
+struct frame {
+	u64 at;
+	u64 order;
+	u32 sender;
+	bool to_rx;
+	std::vector<u8> bytes;
+
+	bool operator>(const frame &o) const
+	{
+		return at != o.at ? at > o.at : order > o.order;
+	}
+};
+
+struct sim;
+
+// One sender's glue: a tunnel to the receiver.
+struct sender {
+	u32 id;
+	struct eqds_tx tx;
+	std::deque<u32> newq;		// app ids not yet sent
+	std::deque<std::pair<u32, u32>> rtxq;	// seqs to send again, bytes
+	u64 qbytes = 0;			// bytes in newq and rtxq
+	struct sent_slot {
+		bool used;
+		u32 seq, nsegs, app;
+	} ring[EQDS_TX_SLOTS];
+	u64 gained = 0, charged = 0;	// credit bytes, this epoch
+	u32 done_at_restart = 0;
+	std::set<u32> inflight_at_restart;	// app ids
+	std::map<u32, u32> segs;	// app -> nsegs
+
+	void queue_rtx(u32 seq)
+	{
+		const sent_slot &sl = ring[eqds_tx_slot(seq)];
+
+		if (!sl.used || sl.seq != seq)
+			return;
+		rtxq.push_back({ seq, sl.nsegs * MTU });
+		qbytes += sl.nsegs * MTU;
+	}
+
+	u32 pop_rtx()
+	{
+		u32 seq = rtxq.front().first;
+
+		qbytes -= rtxq.front().second;
+		rtxq.pop_front();
+		return seq;
+	}
+};
+
+// The receiver's per-sender tunnel.
+struct tunnel {
+	bool known = false;
+	struct eqds_rx rx;
+	struct held_slot {
+		bool used;
+		u32 app, nsegs;
+	} held[EQDS_RX_SLOTS];
+	u64 last_nack = 0;
+	u64 pulled_bytes = 0;
+};
+
+struct sim {
+	params p;
+	std::mt19937_64 rng;
+	std::priority_queue<frame, std::vector<frame>, std::greater<frame>> net;
+	u64 order = 0, now = 0;
+	std::vector<sender> tx;
+	std::vector<tunnel> rx;
+	struct eqds_sched sched;
+	std::vector<u32> up;			// times each app went up
+	std::vector<std::set<u32>> given_up;	// per sender: seqs, this epoch
+	std::vector<std::map<u32, u32>> app_of;	// per sender: seq -> app
+	std::set<u32> given_up_apps;
+	std::vector<u32> last_in_order;
+	std::vector<bool> any_in_order;
+	u64 pulls_total = 0;
+	u64 frames = 0, dropped = 0;
+
+	explicit sim(const params &pp) : p(pp), rng(pp.seed)
+	{
+		tx.resize(p.senders);
+		rx.resize(p.senders);
+		given_up.resize(p.senders);
+		app_of.resize(p.senders);
+		last_in_order.resize(p.senders);
+		any_in_order.resize(p.senders);
+		up.resize((size_t)p.senders * p.packets);
+		eqds_sched_init(&sched, RATE, Q, 16 * Q, 0);
+		for (u32 s = 0; s < p.senders; s++) {
+			sender &x = tx[s];
+
+			x.id = s;
+			memset(x.ring, 0, sizeof(x.ring));
+			memset(rx[s].held, 0, sizeof(rx[s].held));
+			eqds_tx_init(&x.tx, 0x1000 + 77 * s, WIN, Q, false, RTO, 0);
+			for (u32 i = 0; i < p.packets; i++) {
+				u32 app = s * p.packets + i;
+
+				x.newq.push_back(app);
+				x.segs[app] = 1 + (u32)(rng() % 3);
+				x.qbytes += x.segs[app] * MTU;
+			}
+		}
+	}
+
+	bool chance(double pr)
+	{
+		return std::uniform_real_distribution<double>(0, 1)(rng) < pr;
+	}
+
+	void emit(u32 s, bool to_rx, const struct eqds_pkt &pkt, u32 app)
+	{
+		std::vector<u8> b(EQDS_MAX_HLEN + 24);
+		int n = eqds_encode(b.data(), (u32)b.size(), &pkt);
+
+		ASSERT_GT(n, 0) << eqds_decode_err_name(n);
+		b.resize((size_t)n + pkt.payload_len);
+		if (pkt.payload_len) {
+			b[(size_t)n] = 0x45;	// looks like IPv4
+			eqds_put_be32(&b[(size_t)n + 20], app);
+		}
+		frames++;
+		double loss = pkt.type == EQDS_TYPE_DATA ? p.loss_data : p.loss_ctrl;
+		int copies = chance(loss) ? 0 : chance(p.dup) ? 2 : 1;
+
+		if (frames <= p.lose_first)
+			copies = 0;
+
+		if (!copies)
+			dropped++;
+		for (int i = 0; i < copies; i++)
+			net.push({ now + p.delay + rng() % (p.jitter + 1), order++,
+				   s, to_rx, b });
+	}
+
+	// ---- sender glue ----
+
+	u64 queued(const sender &x) const
+	{
+		return x.qbytes;
+	}
+
+	void send_data(sender &x, u32 seq, u32 nsegs, u32 app, u8 extra)
+	{
+		struct eqds_pkt pkt;
+
+		memset(&pkt, 0, sizeof(pkt));
+		pkt.type = EQDS_TYPE_DATA;
+		pkt.flags = eqds_tx_data_flags(&x.tx) | extra;
+		pkt.path_id = (u8)rng();
+		pkt.epoch = x.tx.epoch;
+		pkt.data.seq = seq;
+		pkt.data.seg_count = (u16)nsegs;
+		pkt.data.pull_target = eqds_tx_pull_target(&x.tx, queued(x), now);
+		if (extra & EQDS_F_RTS) {
+			pkt.next_proto = EQDS_NP_NONE;
+		} else {
+			pkt.next_proto = EQDS_NP_IPV4;
+			pkt.payload_len = 24;
+		}
+		emit(x.id, true, pkt, app);
+	}
+
+	void send_rts(sender &x)
+	{
+		send_data(x, x.tx.snd_nxt, 0, 0, EQDS_F_RTS);
+	}
+
+	void check_credit(const sender &x)
+	{
+		const struct eqds_credit &c = x.tx.credit;
+
+		ASSERT_LE(c.credit, c.window);
+		ASSERT_EQ(x.charged + c.credit, x.gained);
+		ASSERT_EQ(x.gained + c.refused_bytes, (u64)c.pull_hi * Q);
+		if (rx[x.id].known && rx[x.id].rx.epoch == x.tx.epoch) {
+			ASSERT_TRUE(eqds_seq_before_eq(c.pull_hi,
+						       rx[x.id].rx.pulls.pull_no));
+		}
+	}
+
+	void try_send(sender &x)
+	{
+		u32 seq;
+
+		while (!x.rtxq.empty()) {
+			u32 s = x.rtxq.front().first;
+			sender::sent_slot &sl = x.ring[eqds_tx_slot(s)];
+
+			if (!sl.used || sl.seq != s) {
+				x.pop_rtx();	// acked meanwhile
+				continue;
+			}
+			if (!eqds_tx_send(&x.tx, sl.nsegs * MTU, sl.nsegs, true,
+					  now, &seq))
+				return;		// retransmissions go first
+			x.charged += sl.nsegs * MTU;
+			x.pop_rtx();
+			send_data(x, s, sl.nsegs, sl.app, 0);
+		}
+		while (!x.newq.empty()) {
+			u32 app = x.newq.front(), n = x.segs[app];
+
+			if (!eqds_tx_send(&x.tx, n * MTU, n, false, now, &seq))
+				break;
+			x.charged += n * MTU;
+			x.newq.pop_front();
+			x.qbytes -= n * MTU;
+			sender::sent_slot &sl = x.ring[eqds_tx_slot(seq)];
+
+			ASSERT_FALSE(sl.used);
+			sl = { true, seq, n, app };
+			app_of[x.id][seq] = app;
+			send_data(x, seq, n, app, 0);
+		}
+		check_credit(x);
+	}
+
+	void free_acked(sender &x, u32 from, u32 to)
+	{
+		for (u32 s = from; s != to; s++) {
+			sender::sent_slot &sl = x.ring[eqds_tx_slot(s)];
+
+			if (sl.used && sl.seq == s)
+				sl.used = false;
+		}
+	}
+
+	void restart(sender &x)
+	{
+		std::vector<sender::sent_slot> left;
+
+		for (auto &sl : x.ring)
+			if (sl.used)
+				left.push_back(sl);
+		std::sort(left.begin(), left.end(),
+			  [](const sender::sent_slot &a, const sender::sent_slot &b) {
+				  return eqds_seq_before(a.seq, b.seq);
+			  });
+		for (auto it = left.rbegin(); it != left.rend(); ++it) {
+			x.newq.push_front(it->app);
+			x.qbytes += it->nsegs * MTU;
+			x.inflight_at_restart.insert(it->app);
+		}
+		memset(x.ring, 0, sizeof(x.ring));
+		while (!x.rtxq.empty())
+			x.pop_rtx();
+		// What the old epoch gave up on stays given up on.
+		for (u32 seq : given_up[x.id]) {
+			auto it = app_of[x.id].find(seq);
+
+			if (it != app_of[x.id].end())
+				given_up_apps.insert(it->second);
+		}
+		eqds_tx_restart(&x.tx, now);
+		x.gained = x.charged = 0;
+		app_of[x.id].clear();
+		given_up[x.id].clear();
+		any_in_order[x.id] = false;
+		send_rts(x);
+	}
+
+	void tx_ctrl(sender &x, const struct eqds_pkt &pkt)
+	{
+		struct eqds_tx_actions act;
+		u32 una = x.tx.snd_una;
+
+		eqds_tx_ctrl(&x.tx, &pkt, now, &act);
+		x.gained += act.credit_gained;
+		if (act.restart) {
+			restart(x);
+			return;
+		}
+		if (act.acked) {
+			ASSERT_TRUE(eqds_seq_after(act.acked_to, una));
+			free_acked(x, una, act.acked_to);
+		}
+		if (act.retransmit)
+			x.queue_rtx(act.retransmit_seq);
+		try_send(x);
+	}
+
+	void tx_timer(sender &x)
+	{
+		struct eqds_tx_actions act;
+
+		eqds_tx_timer(&x.tx, now, queued(x), &act);
+		if (act.retransmit)
+			x.queue_rtx(act.retransmit_seq);
+		if (act.send_rts)
+			send_rts(x);
+		try_send(x);
+	}
+
+	// ---- receiver glue ----
+
+	void ctrl_to(u32 s, u32 epoch, u8 flags, u32 pull_no = 0)
+	{
+		struct eqds_pkt pkt;
+		tunnel &t = rx[s];
+
+		memset(&pkt, 0, sizeof(pkt));
+		pkt.type = EQDS_TYPE_CTRL;
+		pkt.flags = flags;
+		pkt.epoch = epoch;
+		if (flags & EQDS_F_ACK) {
+			pkt.ctrl.ack = t.rx.rcv_nxt;
+			pkt.ctrl.sack = eqds_rx_sack(&t.rx);
+			if (pkt.ctrl.sack)
+				pkt.flags |= EQDS_F_SACK;
+		}
+		if (flags & EQDS_F_PULL) {
+			pkt.ctrl.pull_no = pull_no;
+			pkt.ctrl.quantum = WIRE_Q;
+		}
+		emit(s, false, pkt, 0);
+	}
+
+	void go_up(u32 s, u32 app)
+	{
+		ASSERT_LT(app, up.size());
+		up[app]++;
+		if (tx[s].inflight_at_restart.count(app)) {
+			ASSERT_LE(up[app], 2u) << app;
+		} else {
+			ASSERT_EQ(up[app], 1u) << app;
+		}
+	}
+
+	void in_order(u32 s, u32 seq)
+	{
+		if (any_in_order[s]) {
+			ASSERT_TRUE(eqds_seq_after(seq, last_in_order[s]));
+		}
+		any_in_order[s] = true;
+		last_in_order[s] = seq;
+	}
+
+	void release(u32 s)
+	{
+		tunnel &t = rx[s];
+		u32 seq;
+
+		for (;;) {
+			u32 from = t.rx.rcv_nxt;
+
+			if (!eqds_rx_release(&t.rx, now, p.reorder_tmo, &seq))
+				break;
+			for (u32 g = from; g != seq; g++)
+				given_up[s].insert(g);
+			tunnel::held_slot &h = t.held[eqds_rx_slot(seq)];
+
+			ASSERT_TRUE(h.used);
+			h.used = false;
+			in_order(s, seq);
+			go_up(s, h.app);
+		}
+	}
+
+	void update_demand(u32 s, u16 pull_target)
+	{
+		tunnel &t = rx[s];
+
+		eqds_pullgen_demand(&t.rx.pulls, pull_target);
+		eqds_sched_advance(&sched, now);
+		if (eqds_pullgen_outstanding(&t.rx.pulls))
+			eqds_sched_activate(&sched, &t.rx.asl);
+		else
+			eqds_sched_deactivate(&sched, &t.rx.asl);
+	}
+
+	void rx_data(u32 s, const struct eqds_pkt &pkt, const std::vector<u8> &b)
+	{
+		tunnel &t = rx[s];
+
+		if (!t.known || pkt.epoch != t.rx.epoch) {
+			if (!(pkt.flags & EQDS_F_SYN)) {
+				// Unknown tunnel: the sender must restart.
+				ctrl_to(s, pkt.epoch, EQDS_F_RST);
+				return;
+			}
+			if (t.known && !eqds_seq_after(pkt.epoch, t.rx.epoch))
+				return;		// an older incarnation
+			if (t.known)
+				eqds_sched_deactivate(&sched, &t.rx.asl);
+			eqds_rx_init(&t.rx, pkt.epoch, WINQ, 1);
+			memset(t.held, 0, sizeof(t.held));
+			t.known = true;
+		}
+		if (!(pkt.flags & EQDS_F_RTS)) {
+			u32 seq = pkt.data.seq, n = pkt.data.seg_count;
+			u32 app = eqds_get_be32(&b[(size_t)pkt.hlen + 20]);
+			enum eqds_rx_verdict v = eqds_rx_data(&t.rx, seq, n, now);
+
+			ASSERT_EQ(app_of[s].count(seq), 1u);
+			ASSERT_EQ(app_of[s][seq], app);
+			switch (v) {
+			case EQDS_RX_DELIVER:
+				in_order(s, seq);
+				go_up(s, app);
+				break;
+			case EQDS_RX_LATE:
+				go_up(s, app);
+				break;
+			case EQDS_RX_HOLD:
+				ASSERT_FALSE(t.held[eqds_rx_slot(seq)].used);
+				t.held[eqds_rx_slot(seq)] = { true, app, n };
+				break;
+			case EQDS_RX_DUP:
+				break;
+			default:
+				FAIL() << "verdict " << v << " for seq " << seq;
+			}
+			release(s);
+		}
+		update_demand(s, pkt.data.pull_target);
+		u8 f = EQDS_F_ACK;
+
+		if (t.rx.nheld && now - t.rx.gap_since_ns >= NACK_DELAY &&
+		    now - t.last_nack >= NACK_DELAY) {
+			f |= EQDS_F_NACK;
+			t.last_nack = now;
+		}
+		ctrl_to(s, t.rx.epoch, f);
+	}
+
+	void rx_timers()
+	{
+		struct eqds_asl_node *n;
+
+		for (u32 s = 0; s < p.senders; s++)
+			if (rx[s].known)
+				release(s);
+		eqds_sched_advance(&sched, now);
+		while ((n = eqds_sched_peek(&sched))) {
+			u32 s = 0;
+
+			while (&rx[s].rx.asl != n)
+				s++;
+			tunnel &t = rx[s];
+			u32 want = eqds_pullgen_outstanding(&t.rx.pulls);
+			u32 q = eqds_sched_quanta(&sched, n, want);
+			u32 no = 0;
+
+			ASSERT_GE(q, 1u);
+			for (u32 i = 0; i < q; i++)
+				no = eqds_pullgen_next(&t.rx.pulls);
+			t.pulled_bytes += (u64)q * Q;
+			pulls_total += (u64)q * Q;
+			eqds_sched_granted(&sched, n, q,
+					   eqds_pullgen_outstanding(&t.rx.pulls));
+			ctrl_to(s, t.rx.epoch, EQDS_F_ACK | EQDS_F_PULL, no);
+		}
+		// Pacing: never more than the link rate plus the burst bound.
+		ASSERT_LE(pulls_total, RATE / 1000 * now / 8000000 + 16 * Q);
+	}
+
+	void reset_receiver(u32 s)
+	{
+		tunnel &t = rx[s];
+
+		eqds_sched_deactivate(&sched, &t.rx.asl);
+		t.known = false;
+		memset(t.held, 0, sizeof(t.held));
+		memset(&t.rx, 0, sizeof(t.rx));
+	}
+
+	// ---- the loop ----
+
+	bool idle() const
+	{
+		for (const sender &x : tx)
+			if (!x.newq.empty() || eqds_tx_inflight(&x.tx))
+				return false;
+		return true;
+	}
+
+	void deliver(const frame &f)
+	{
+		struct eqds_pkt pkt;
+		int n = eqds_decode(f.bytes.data(), (u32)f.bytes.size(), &pkt);
+
+		ASSERT_GT(n, 0) << eqds_decode_err_name(n);
+		if (f.to_rx) {
+			ASSERT_EQ(pkt.type, EQDS_TYPE_DATA);
+			rx_data(f.sender, pkt, f.bytes);
+		} else {
+			ASSERT_EQ(pkt.type, EQDS_TYPE_CTRL);
+			tx_ctrl(tx[f.sender], pkt);
+		}
+	}
+
+	// Until the senders are idle (everything sent and acknowledged), and
+	// then a little longer so the last pulls and acks settle.
+	u64 idle_at = 0;
+
+	void run(u64 limit, u64 settle = 10 * MS)
+	{
+		bool reset_done = false;
+
+		for (sender &x : tx)
+			send_rts(x);	// RTS mode: ask before sending
+		for (now = 0; now < limit; now += 1 * US) {
+			if (!idle())
+				idle_at = 0;
+			else if (!idle_at)
+				idle_at = now;
+			else if (now - idle_at >= settle)
+				break;
+			while (!net.empty() && net.top().at <= now) {
+				frame f = net.top();
+
+				net.pop();
+				deliver(f);
+				if (::testing::Test::HasFatalFailure())
+					return;
+			}
+			if (p.reset_at && now >= p.reset_at && !reset_done) {
+				reset_receiver(0);
+				reset_done = true;
+			}
+			rx_timers();
+			for (sender &x : tx)
+				tx_timer(x);
+			if (::testing::Test::HasFatalFailure())
+				return;
+		}
+	}
+
+	void summary(const char *name) const
+	{
+		u64 refused = 0, nacks = 0, tmo = 0, rts = 0, stale = 0,
+		    skipped = 0, late = 0, held = 0, dups = 0, bad = 0;
+
+		for (const sender &x : tx) {
+			refused += x.tx.credit.refused_bytes;
+			nacks += x.tx.stats.nacks;
+			tmo += x.tx.stats.timeouts;
+			rts += x.tx.stats.rts_sent;
+			stale += x.tx.stats.stale_ctrl;
+			bad += x.tx.stats.bad_acks;
+		}
+		for (const tunnel &t : rx) {
+			skipped += t.rx.stats.skipped;
+			late += t.rx.stats.late;
+			held += t.rx.stats.held;
+			dups += t.rx.stats.dups;
+		}
+		std::printf("%s seed %u: idle at %.2f ms, %llu frames (%llu dropped), "
+			    "held %llu dups %llu skipped %llu late %llu, nacks "
+			    "%llu timeouts %llu rts %llu stale %llu bad_acks "
+			    "%llu, refused %llu B\n",
+			    name, p.seed, idle_at / 1e6, (unsigned long long)frames,
+			    (unsigned long long)dropped, (unsigned long long)held,
+			    (unsigned long long)dups, (unsigned long long)skipped,
+			    (unsigned long long)late, (unsigned long long)nacks,
+			    (unsigned long long)tmo, (unsigned long long)rts,
+			    (unsigned long long)stale, (unsigned long long)bad,
+			    (unsigned long long)refused);
+	}
+
+	// Every packet went up (once, or twice if it was in flight at a
+	// restart) or was given up on by the receiver.
+	void check_outcome(u32 *delivered, u32 *lost)
+	{
+		*delivered = *lost = 0;
+		for (u32 s = 0; s < p.senders; s++) {
+			for (u32 seq : given_up[s]) {
+				auto it = app_of[s].find(seq);
+
+				if (it != app_of[s].end())
+					given_up_apps.insert(it->second);
+			}
+		}
+		for (u32 app = 0; app < up.size(); app++) {
+			if (up[app])
+				(*delivered)++;
+			else if (given_up_apps.count(app))
+				(*lost)++;
+			else
+				ADD_FAILURE() << "app " << app << " neither up nor given up";
+		}
+	}
+};
+
+} // namespace
+
+TEST(Loop, LossyReorderingNetwork)
+{
+	for (u32 seed = 1; seed <= 3; seed++) {
+		params p;
+
+		p.seed = seed;
+		sim s(p);
+		s.run(2000 * MS);
+		s.summary("lossy");
+		if (HasFatalFailure())
+			return;
+		ASSERT_TRUE(s.idle()) << "seed " << seed << " stuck at " << s.now;
+		u32 delivered, lost;
+
+		s.check_outcome(&delivered, &lost);
+		EXPECT_EQ(delivered + lost, p.senders * p.packets);
+		// Most losses are repaired before the reorder timeout.
+		EXPECT_LT(lost, p.senders * p.packets / 100) << seed;
+		for (u32 i = 0; i < p.senders; i++) {
+			const struct eqds_tx &tx = s.tx[i].tx;
+			const struct eqds_rx &rx = s.rx[i].rx;
+
+			EXPECT_EQ(rx.rcv_nxt, tx.snd_nxt);
+			EXPECT_EQ(rx.nheld, 0u);
+			EXPECT_TRUE(tx.confirmed);
+			EXPECT_EQ(tx.stats.restarts, 0u);
+			EXPECT_GT(tx.stats.nacks + tx.stats.timeouts, 0u);
+			EXPECT_GT(rx.stats.held, 0u);		// it did reorder
+			EXPECT_GT(rx.stats.dups, 0u);
+			EXPECT_FALSE(rx.asl.queued);
+		}
+		EXPECT_EQ(s.sched.active, 0u);
+		// The link was the bottleneck: pulls ran near its rate.
+		u64 bytes = 0;
+
+		for (auto &x : s.tx)
+			for (auto &kv : x.segs)
+				bytes += (u64)kv.second * MTU;
+		EXPECT_LT(s.idle_at, bytes * 8 * 1000000000ull / RATE * 3 / 2);
+		// Senders with equal weights shared the link: similar pulls.
+		EXPECT_NEAR((double)s.rx[0].pulled_bytes,
+			    (double)s.rx[1].pulled_bytes,
+			    0.1 * (double)s.rx[0].pulled_bytes);
+	}
+}
+
+// Heavy loss and a reorder timeout shorter than a repair takes: holes are
+// given up on, some of their packets go up late, pulls and RTSs are lost.
+// Still every packet is accounted for and nothing goes up twice.
+TEST(Loop, HeavyLossGivesUpExplicitly)
+{
+	for (u32 seed = 1; seed <= 2; seed++) {
+		params p;
+
+		p.seed = seed;
+		p.loss_data = p.loss_ctrl = 0.15;
+		p.dup = 0.05;
+		p.jitter = 40 * US;
+		p.reorder_tmo = 20 * US;
+		p.packets = 5000;
+		p.lose_first = 2;	// both first RTSs: asked again after an rto
+		sim s(p);
+		s.run(2000 * MS);
+		s.summary("heavy");
+		if (HasFatalFailure())
+			return;
+		ASSERT_TRUE(s.idle()) << "seed " << seed << " stuck at " << s.now;
+		u32 delivered, lost;
+
+		s.check_outcome(&delivered, &lost);
+		EXPECT_EQ(delivered + lost, p.senders * p.packets);
+		EXPECT_GT(lost, 0u);
+		u64 skipped = 0, late = 0;
+
+		for (u32 i = 0; i < p.senders; i++) {
+			skipped += s.rx[i].rx.stats.skipped;
+			late += s.rx[i].rx.stats.late;
+			EXPECT_GE(s.tx[i].tx.stats.rts_sent, 1u);
+			EXPECT_EQ(s.rx[i].rx.rcv_nxt, s.tx[i].tx.snd_nxt);
+		}
+		EXPECT_GT(skipped, 0u);
+		EXPECT_GT(late, 0u);
+	}
+}
+
+TEST(Loop, CleanNetworkDeliversEverythingInOrder)
+{
+	params p;
+
+	p.loss_data = p.loss_ctrl = p.dup = 0;
+	p.jitter = 0;
+	sim s(p);
+	s.run(1000 * MS);
+	s.summary("clean");
+	ASSERT_TRUE(s.idle());
+	u32 delivered, lost;
+
+	s.check_outcome(&delivered, &lost);
+	EXPECT_EQ(delivered, p.senders * p.packets);
+	EXPECT_EQ(lost, 0u);
+	for (u32 i = 0; i < p.senders; i++) {
+		EXPECT_EQ(s.rx[i].rx.stats.held, 0u);
+		EXPECT_EQ(s.tx[i].tx.stats.timeouts, 0u);
+		// Pulls for recent sending after the flow ended: at most a
+		// window more than the sender can hold.
+		EXPECT_LE(s.tx[i].tx.credit.refused_bytes, WIN);
+	}
+}
+
+// The receiver forgets a tunnel mid-stream: the sender is told (RST),
+// restarts with a newer epoch and sends what was in flight again. Nothing
+// is lost; only packets in flight at the restart may go up twice.
+TEST(Loop, ReceiverRestartRecovers)
+{
+	params p;
+
+	p.reset_at = 3 * MS;
+	sim s(p);
+	u32 e0 = s.tx[0].tx.epoch;
+
+	s.run(2000 * MS);
+	s.summary("restart");
+	ASSERT_TRUE(s.idle()) << "stuck at " << s.now;
+	u32 delivered, lost;
+
+	s.check_outcome(&delivered, &lost);
+	EXPECT_EQ(delivered + lost, p.senders * p.packets);
+	EXPECT_LT(lost, p.senders * p.packets / 100);
+	EXPECT_EQ(s.tx[0].tx.stats.restarts, 1u);
+	EXPECT_TRUE(eqds_seq_after(s.tx[0].tx.epoch, e0));
+	EXPECT_GT(s.tx[0].tx.stats.stale_ctrl, 0u);	// late RSTs, old acks
+	EXPECT_FALSE(s.tx[0].inflight_at_restart.empty());
+	EXPECT_EQ(s.tx[1].tx.stats.restarts, 0u);
+	EXPECT_EQ(s.rx[0].rx.rcv_nxt, s.tx[0].tx.snd_nxt);
+}

@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0
+// The receiver's pull scheduler (kmod/core/pacer.c): the pacer's rate over
+// simulated time whatever the timer does (late, jittery, stalled), its
+// bounded catch-up and idle cap, the exact wait it asks for, and deficit
+// round robin over the active sender list.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "pacer.h"
+
+namespace {
+
+constexpr u64 NS = 1;
+constexpr u64 US = 1000 * NS;
+constexpr u64 MS = 1000 * US;
+constexpr u64 SEC = 1000 * MS;
+constexpr u32 Q = 4096;			// bytes per quantum
+constexpr u32 BURST = 16 * Q;		// catch-up bound
+constexpr u64 RATE = 9700000000ull;	// 9.7 Gb/s: not a whole bytes/ns
+
+// A sender as the glue sees it: a node plus its outstanding demand.
+struct sender {
+	struct eqds_asl_node node;
+	u64 demand = 0;		// quanta still wanted; ~0: unlimited
+	u64 granted = 0;	// quanta received
+	u64 grants = 0;		// pulls received
+};
+
+sender *owner(struct eqds_asl_node *n)
+{
+	// node is the first member: the glue would use container_of.
+	return reinterpret_cast<sender *>(n);
+}
+
+// Everything due at now: advance, then grant while a grant is due, as the
+// glue's timer or packet handler does. Returns the bytes granted.
+u64 serve(struct eqds_sched *s, u64 now, std::vector<sender *> *order = nullptr)
+{
+	struct eqds_asl_node *n;
+	u64 bytes = 0;
+
+	eqds_sched_advance(s, now);
+	while ((n = eqds_sched_peek(s))) {
+		sender *snd = owner(n);
+		u32 want = (u32)std::min<u64>(snd->demand, 0xffffffffu);
+		u32 q = eqds_sched_quanta(s, n, want);
+
+		EXPECT_GE(q, 1u);
+		EXPECT_LE(q, (u32)EQDS_SCHED_MAX_QUANTA);
+		EXPECT_LE(q, want);
+		if (!q)
+			break;
+		if (snd->demand != ~0ull)
+			snd->demand -= q;
+		snd->granted += q;
+		snd->grants++;
+		bytes += (u64)q * s->quantum;
+		if (order)
+			order->push_back(snd);
+		eqds_sched_granted(s, n, q,
+				   (u32)std::min<u64>(snd->demand, 0xffffffffu));
+	}
+	return bytes;
+}
+
+// Bytes due at rate over ns, exactly (128-bit).
+u64 due(u64 rate, u64 ns)
+{
+	return (u64)((unsigned __int128)rate * ns / (8 * SEC));
+}
+
+struct fixture {
+	struct eqds_sched s;
+	sender a, b, c;
+
+	explicit fixture(u64 rate = RATE, u32 burst = BURST, u64 t0 = 0)
+	{
+		eqds_sched_init(&s, rate, Q, burst, t0);
+		eqds_asl_node_init(&a.node, 1);
+		eqds_asl_node_init(&b.node, 1);
+		eqds_asl_node_init(&c.node, 1);
+	}
+
+	void want(sender *x, u64 quanta)
+	{
+		x->demand = quanta;
+		eqds_sched_activate(&s, &x->node);
+	}
+};
+
+} // namespace
+
+TEST(Pacer, InitIsEmptyAndIdle)
+{
+	fixture f;
+
+	EXPECT_EQ(f.s.active, 0u);
+	EXPECT_EQ(f.s.budget, 0u);
+	EXPECT_EQ(f.s.quantum, Q);
+	EXPECT_EQ(f.s.max_burst, BURST);
+	EXPECT_EQ(f.s.rate_bps, RATE);
+	EXPECT_EQ(eqds_sched_peek(&f.s), nullptr);
+	EXPECT_FALSE(f.a.node.queued);
+	EXPECT_EQ(f.a.node.weight, 1u);
+
+	struct eqds_asl_node n;
+	eqds_asl_node_init(&n, 0);	// weight 0 would never be served
+	EXPECT_EQ(n.weight, 1u);
+}
+
+// The total granted over simulated time is the rate, however often and
+// however late the timer fires, as long as no single gap exceeds the
+// catch-up bound.
+TEST(Pacer, RateIndependentOfTimerPeriod)
+{
+	const u64 T = 231 * 433 * US;	// ~100 ms, a multiple of each period
+	std::map<u64, u64> total;
+
+	for (u64 period : { 1 * US, 7 * US, 33 * US }) {
+		fixture f;
+
+		f.want(&f.a, ~0ull);
+		for (u64 t = 0; t <= T; t += period)
+			total[period] += serve(&f.s, t);
+		// Granted whole quanta only, and never ahead of time.
+		EXPECT_LE(total[period], due(RATE, T)) << period;
+		EXPECT_GE(total[period], due(RATE, T) - Q) << period;
+	}
+	// Same totals within 1% (in fact within a quantum).
+	EXPECT_NEAR((double)total[1 * US], (double)total[33 * US],
+		    0.01 * (double)total[1 * US]);
+}
+
+TEST(Pacer, RateWithJitteryTimer)
+{
+	std::mt19937_64 rng(42);
+	const u64 T = 200 * MS;
+	fixture f;
+	u64 t = 0, total = 0;
+
+	f.want(&f.a, ~0ull);
+	while (t < T) {
+		// Armed for the next quantum, fires 0..40 us late, hrtimer style.
+		u64 wait = eqds_sched_next_ns(&f.s, t);
+
+		t += wait + rng() % (40 * US);
+		total += serve(&f.s, t);
+	}
+	EXPECT_NEAR((double)total, (double)due(RATE, t), 0.01 * due(RATE, t));
+	EXPECT_LE(total, due(RATE, t));
+}
+
+// Exact at rates that are not a whole number of bytes per timer tick: the
+// fraction of a byte is carried, not dropped at each call.
+TEST(Pacer, FractionsOfBytesAreCarried)
+{
+	for (u64 rate : { 1000000ull, 12345678ull, 999999937ull }) {
+		fixture f(rate, 0xffffffffu);
+		u64 total = 0;
+
+		f.want(&f.a, ~0ull);
+		for (u64 t = 0; t <= SEC; t += 1 * US)
+			total += serve(&f.s, t);
+		total += f.s.budget;	// not yet a whole quantum
+		EXPECT_EQ(total, due(rate, SEC)) << rate;
+	}
+}
+
+// A timer that stalls for 10 ms is worth at most max_burst at once, and
+// the rate afterwards is the normal one (no debt carried).
+TEST(Pacer, BoundedCatchUpAfterStall)
+{
+	fixture f;
+	u64 t;
+
+	f.want(&f.a, ~0ull);
+	for (t = 0; t <= 1 * MS; t += 10 * US)
+		serve(&f.s, t);
+	u64 before = f.a.granted;
+
+	t += 10 * MS;
+	u64 burst = serve(&f.s, t);
+	EXPECT_LE(burst, BURST);
+	EXPECT_GE(burst, BURST - Q);
+	EXPECT_EQ(f.a.granted - before, burst / Q);
+
+	u64 after = 0, t0 = t;
+
+	for (t += 10 * US; t <= t0 + 1 * MS; t += 10 * US)
+		after += serve(&f.s, t);
+	EXPECT_NEAR((double)after, (double)due(RATE, 1 * MS), Q + 1);
+}
+
+// A max_burst below one quantum would never let a grant through: it counts
+// as one quantum. What a tick brings beyond that is lost, so a max_burst
+// this small costs rate: it must exceed a quantum plus a timer period's
+// worth of credit (see RateIndependentOfTimerPeriod).
+TEST(Pacer, TinyBurstCountsAsOneQuantum)
+{
+	fixture f(RATE, 100);
+	u64 total = 0;
+
+	f.want(&f.a, ~0ull);
+	for (u64 t = 0; t <= 1 * MS; t += 1 * US) {
+		u64 got = serve(&f.s, t);
+
+		EXPECT_LE(got, Q);
+		EXPECT_LE(f.s.budget, Q);
+		total += got;
+	}
+	// 1212.5 bytes/us: a quantum every 4 ticks instead of every 3.4.
+	EXPECT_EQ(total, 250u * Q);
+}
+
+// Nothing is saved up while no sender has demand: after a long idle time a
+// new sender gets one quantum at once, then the paced rate.
+TEST(Pacer, NoCreditSavedWhileIdle)
+{
+	fixture f;
+
+	for (u64 t = 0; t <= 1 * SEC; t += 1 * MS) {
+		eqds_sched_advance(&f.s, t);
+		EXPECT_LE(f.s.budget, Q);
+	}
+	f.want(&f.a, ~0ull);
+	EXPECT_EQ(serve(&f.s, 1 * SEC), Q);
+	EXPECT_EQ(f.a.granted, 1u);
+	EXPECT_EQ(eqds_sched_peek(&f.s), nullptr);
+}
+
+// The same when the glue activates first and advances afterwards: the time
+// before the activation was idle and still counts as such.
+TEST(Pacer, NoCreditSavedWhenActivatedBeforeAdvance)
+{
+	fixture f;
+
+	eqds_sched_advance(&f.s, 1 * MS);
+	f.want(&f.a, ~0ull);
+	EXPECT_EQ(serve(&f.s, 1 * SEC), Q);
+
+	// And after a busy period that ended: the list emptied, time passed.
+	for (u64 t = 1 * SEC; t < 1 * SEC + 1 * MS; t += 10 * US)
+		serve(&f.s, t);
+	f.a.demand = 0;
+	eqds_sched_deactivate(&f.s, &f.a.node);
+	f.want(&f.a, ~0ull);
+	EXPECT_EQ(serve(&f.s, 2 * SEC), Q);
+}
+
+// The budget goes down to a quantum when the last sender leaves, even if
+// it had more (a grant smaller than the budget ended the demand).
+TEST(Pacer, IdleCapsLeftoverBudget)
+{
+	fixture f;
+
+	f.want(&f.a, 2);
+	eqds_sched_advance(&f.s, 1 * MS);	// idle until now: one quantum
+	EXPECT_EQ(f.s.budget, Q);
+	serve(&f.s, 1 * MS + 40 * US);		// budget ~12 quanta, 2 wanted
+	EXPECT_EQ(f.a.granted, 2u);
+	EXPECT_FALSE(f.a.node.queued);
+	eqds_sched_advance(&f.s, 1 * MS + 41 * US);
+	EXPECT_LE(f.s.budget, Q);
+}
+
+// next_ns is exact: at that time a quantum is due, a nanosecond before it
+// is not.
+TEST(Pacer, NextNsIsExact)
+{
+	for (u64 rate : { RATE, 10000000000ull, 100000000000ull, 3000000ull }) {
+		fixture f(rate);
+		u64 t = 5 * MS;
+
+		f.want(&f.a, ~0ull);
+		serve(&f.s, t);
+		for (int i = 0; i < 50; i++) {
+			u64 wait = eqds_sched_next_ns(&f.s, t);
+
+			ASSERT_GT(wait, 0u);
+			ASSERT_LE(wait, (u64)Q * 8 * SEC / rate + 1);
+			struct eqds_sched copy = f.s;
+			eqds_sched_advance(&copy, t + wait - 1);
+			EXPECT_EQ(eqds_sched_peek(&copy), nullptr) << rate;
+			// Halfway, the wait left shrinks by the time passed.
+			EXPECT_EQ(eqds_sched_next_ns(&f.s, t + wait / 2),
+				  wait - wait / 2);
+			t += wait;
+			EXPECT_EQ(serve(&f.s, t), Q) << rate;
+		}
+	}
+}
+
+TEST(Pacer, NextNsEdgeCases)
+{
+	fixture f;
+
+	// Due now.
+	f.want(&f.a, ~0ull);
+	eqds_sched_advance(&f.s, 1 * MS);
+	EXPECT_EQ(eqds_sched_next_ns(&f.s, 1 * MS), 0u);
+	// Late already.
+	serve(&f.s, 1 * MS);
+	EXPECT_EQ(eqds_sched_next_ns(&f.s, 2 * MS), 0u);
+	// Rate 0: nothing ever due, poll every millisecond.
+	fixture z(0);
+
+	z.want(&z.a, ~0ull);
+	EXPECT_EQ(serve(&z.s, 1 * SEC), 0u);
+	EXPECT_EQ(eqds_sched_next_ns(&z.s, 1 * SEC), 1 * MS);
+}
+
+TEST(Pacer, SetRateAccountsOldRateFirst)
+{
+	fixture f(8 * SEC, 0xffffffffu);	// 1 byte/ns
+	u64 total = 0;
+
+	f.want(&f.a, ~0ull);
+	EXPECT_EQ(serve(&f.s, 0), 0u);
+	eqds_sched_set_rate(&f.s, 16 * SEC, 100 * US);	// 2 bytes/ns
+	EXPECT_EQ(f.s.budget, 100000u);
+	total += serve(&f.s, 100 * US);
+	total += serve(&f.s, 200 * US);
+	EXPECT_EQ(total + f.s.budget, 300000u);
+	eqds_sched_set_rate(&f.s, ~0ull, 200 * US);
+	EXPECT_EQ(f.s.rate_bps, EQDS_SCHED_MAX_RATE);
+}
+
+// Huge rates and gaps: no overflow into a small budget.
+TEST(Pacer, NoOverflowOnHugeGaps)
+{
+	for (u64 rate : { 1ull, 400000000000ull, EQDS_SCHED_MAX_RATE }) {
+		fixture f(rate, BURST, 0);
+
+		f.want(&f.a, ~0ull);
+		eqds_sched_advance(&f.s, 1);	// idle cap applies to [0, 1)
+		for (u64 gap : { 1ull << 40, 1ull << 62, ~0ull - 2 }) {
+			struct eqds_sched s = f.s;
+
+			eqds_sched_advance(&s, gap);
+			if (rate > 1)
+				EXPECT_EQ(s.budget, BURST) << rate << " " << gap;
+			else
+				EXPECT_EQ(s.budget, due(rate, gap - 1) < BURST ?
+					  due(rate, gap - 1) : BURST);
+		}
+	}
+}
+
+// Time read on another CPU may be older: it accounts nothing and does not
+// move last_ns back.
+TEST(Pacer, TimeGoingBackwardsIsHarmless)
+{
+	fixture f;
+
+	f.want(&f.a, ~0ull);
+	serve(&f.s, 1 * MS);
+	serve(&f.s, 1 * MS + 20 * US);
+	u64 budget = f.s.budget;
+
+	eqds_sched_advance(&f.s, 1 * MS);
+	EXPECT_EQ(f.s.budget, budget);
+	EXPECT_EQ(f.s.last_ns, 1 * MS + 20 * US);
+}
+
+TEST(Pacer, QuantaIsTheMinimumOfEverything)
+{
+	fixture f(RATE, 64 * Q);
+	struct eqds_asl_node *n;
+
+	eqds_asl_node_init(&f.a.node, 100);
+	f.want(&f.a, ~0ull);
+	eqds_sched_advance(&f.s, 1 * MS);
+	EXPECT_EQ(f.s.budget, Q);	// idle before: one quantum
+	eqds_sched_advance(&f.s, 2 * MS);
+	EXPECT_EQ(f.s.budget, 64u * Q);
+	n = eqds_sched_peek(&f.s);
+	ASSERT_EQ(n, &f.a.node);
+	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 0), 0u);	// no demand, no grant
+	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1), 1u);
+	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 5), 5u);
+	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1000), (u32)EQDS_SCHED_MAX_QUANTA);
+	f.s.budget = 3 * Q + Q - 1;
+	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1000), 3u);
+	f.a.node.deficit = 2;
+	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1000), 2u);
+	f.s.budget = Q - 1;
+	EXPECT_EQ(eqds_sched_peek(&f.s), nullptr);
+	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1000), 0u);
+}
+
+TEST(Pacer, GrantedChargesBudgetAndDeficit)
+{
+	fixture f(RATE, 64 * Q);
+
+	eqds_asl_node_init(&f.a.node, 5);
+	f.want(&f.a, ~0ull);
+	f.want(&f.b, ~0ull);
+	EXPECT_EQ(f.a.node.deficit, 5u);	// activated with a round
+	f.s.budget = 10 * Q;
+	eqds_sched_granted(&f.s, &f.a.node, 3, 10);
+	EXPECT_EQ(f.s.budget, 7u * Q);
+	EXPECT_EQ(f.a.node.deficit, 2u);
+	EXPECT_EQ(eqds_sched_peek(&f.s), &f.a.node);	// round not spent
+	eqds_sched_granted(&f.s, &f.a.node, 2, 10);
+	EXPECT_EQ(f.a.node.deficit, 5u);		// refilled
+	EXPECT_EQ(eqds_sched_peek(&f.s), &f.b.node);	// and at the tail
+	// Granting more than the budget empties it, no wrap.
+	eqds_sched_granted(&f.s, &f.b.node, 8, 10);
+	EXPECT_EQ(f.s.budget, 0u);
+	// Demand met: off the list.
+	eqds_sched_granted(&f.s, &f.a.node, 1, 0);
+	EXPECT_FALSE(f.a.node.queued);
+	EXPECT_EQ(f.s.active, 1u);
+}
+
+// Weights 1:1 alternate grant by grant; over many grants the shares match.
+TEST(Pacer, FairShareEqualWeights)
+{
+	fixture f;
+	std::vector<sender *> order;
+
+	f.want(&f.a, ~0ull);
+	f.want(&f.b, ~0ull);
+	for (u64 t = 0; t <= 50 * MS; t += 20 * US)
+		serve(&f.s, t, &order);
+	ASSERT_GT(order.size(), 10000u);
+	for (size_t i = 1; i < order.size(); i++)
+		ASSERT_NE(order[i], order[i - 1]) << i;
+	EXPECT_LE(std::max(f.a.granted, f.b.granted) -
+		  std::min(f.a.granted, f.b.granted), 1u);
+}
+
+TEST(Pacer, FairShareThreeToOne)
+{
+	for (u64 period : { 1 * US, 50 * US }) {
+		fixture f;
+
+		eqds_asl_node_init(&f.a.node, 3);
+		f.want(&f.a, ~0ull);
+		f.want(&f.b, ~0ull);
+		for (u64 t = 0; t <= 100 * MS; t += period)
+			serve(&f.s, t);
+		ASSERT_GT(f.b.granted, 1000u);
+		// Within one round of the exact 3:1 split.
+		EXPECT_LE(f.a.granted, 3 * f.b.granted + 3) << period;
+		EXPECT_GE(f.a.granted + 3, 3 * f.b.granted) << period;
+	}
+}
+
+// Three senders of weights 1, 2, 4 and a latecomer: shares follow weights,
+// the latecomer gets its share from when it joined.
+TEST(Pacer, WeightedShareWithLatecomer)
+{
+	fixture f;
+
+	eqds_asl_node_init(&f.b.node, 2);
+	eqds_asl_node_init(&f.c.node, 4);
+	f.want(&f.a, ~0ull);
+	f.want(&f.b, ~0ull);
+	for (u64 t = 0; t < 50 * MS; t += 10 * US)
+		serve(&f.s, t);
+	EXPECT_NEAR((double)f.b.granted / f.a.granted, 2.0, 0.01);
+	u64 a0 = f.a.granted, b0 = f.b.granted;
+
+	f.want(&f.c, ~0ull);
+	for (u64 t = 50 * MS; t < 150 * MS; t += 10 * US)
+		serve(&f.s, t);
+	u64 a = f.a.granted - a0, b = f.b.granted - b0, c = f.c.granted;
+
+	EXPECT_NEAR((double)b / a, 2.0, 0.01);
+	EXPECT_NEAR((double)c / a, 4.0, 0.01);
+	u64 total = a + b + c;
+	EXPECT_NEAR((double)total * Q, (double)due(RATE, 100 * MS), 5.0 * Q);
+}
+
+// A round bigger than one pull: 8 + 8 + 4 for weight 20, then the other.
+TEST(Pacer, BigRoundsAreSplitIntoMaxQuantaGrants)
+{
+	fixture f(RATE, 0xffffffffu);
+	std::vector<sender *> order;
+
+	eqds_asl_node_init(&f.a.node, 20);
+	f.want(&f.a, ~0ull);
+	f.want(&f.b, ~0ull);
+	f.s.budget = 100 * Q;
+	u64 prev = 0;
+	std::vector<u64> sizes;
+
+	for (int i = 0; i < 4; i++) {
+		struct eqds_asl_node *n = eqds_sched_peek(&f.s);
+		u32 q = eqds_sched_quanta(&f.s, n, 1000);
+
+		sizes.push_back(q);
+		order.push_back(owner(n));
+		eqds_sched_granted(&f.s, n, q, 1000);
+		prev += q;
+	}
+	EXPECT_EQ(sizes, (std::vector<u64>{ 8, 8, 4, 1 }));
+	EXPECT_EQ(order, (std::vector<sender *>{ &f.a, &f.a, &f.a, &f.b }));
+	EXPECT_EQ(f.s.budget, (100 - prev) * Q);
+}
+
+// Only senders with demand are ever granted: one that was never activated,
+// one whose demand ran out, and one deactivated by the glue.
+TEST(Pacer, NoDemandNoCredit)
+{
+	fixture f;
+
+	f.want(&f.a, ~0ull);
+	f.want(&f.b, 10);
+	for (u64 t = 0; t <= 10 * MS; t += 10 * US)
+		serve(&f.s, t);
+	EXPECT_EQ(f.b.granted, 10u);
+	EXPECT_FALSE(f.b.node.queued);
+	EXPECT_EQ(f.c.granted, 0u);
+	EXPECT_FALSE(f.c.node.queued);
+	f.want(&f.c, ~0ull);
+	serve(&f.s, 10 * MS + 100 * US);
+	EXPECT_GT(f.c.granted, 0u);
+	u64 c = f.c.granted;
+
+	eqds_sched_deactivate(&f.s, &f.c.node);
+	for (u64 t = 11 * MS; t <= 20 * MS; t += 10 * US)
+		serve(&f.s, t);
+	EXPECT_EQ(f.c.granted, c);
+	EXPECT_EQ(f.b.granted, 10u);
+	EXPECT_GT(f.a.granted, 1000u);
+	// The last one leaving stops all grants.
+	eqds_sched_deactivate(&f.s, &f.a.node);
+	u64 a = f.a.granted;
+
+	EXPECT_EQ(serve(&f.s, 30 * MS), 0u);
+	EXPECT_EQ(f.a.granted, a);
+	EXPECT_EQ(f.s.active, 0u);
+}
+
+// Activate and deactivate are idempotent and keep the list consistent:
+// random operations against a deque model.
+TEST(Pacer, ListOperationsMatchModel)
+{
+	std::mt19937 rng(7);
+	struct eqds_sched s;
+	std::vector<sender> nodes(16);
+	std::deque<struct eqds_asl_node *> model;
+
+	eqds_sched_init(&s, RATE, Q, BURST, 0);
+	for (auto &n : nodes)
+		eqds_asl_node_init(&n.node, 1 + rng() % 3);
+	s.budget = Q;
+	for (int i = 0; i < 20000; i++) {
+		struct eqds_asl_node *n = &nodes[rng() % nodes.size()].node;
+		auto it = std::find(model.begin(), model.end(), n);
+
+		switch (rng() % 3) {
+		case 0:
+			eqds_sched_activate(&s, n);
+			if (it == model.end())
+				model.push_back(n);
+			break;
+		case 1:
+			eqds_sched_deactivate(&s, n);
+			if (it != model.end())
+				model.erase(it);
+			break;
+		case 2: {	// a one-quantum grant to the head
+			if (model.empty())
+				break;
+			n = model.front();
+			ASSERT_EQ(eqds_sched_peek(&s), n);
+			u32 deficit = n->deficit;
+			u32 rem = rng() % 3;
+
+			eqds_sched_granted(&s, n, 1, rem);
+			s.budget = Q;
+			model.pop_front();
+			if (rem && deficit > 1)
+				model.push_front(n);
+			else if (rem)
+				model.push_back(n);
+			break;
+		}
+		}
+		ASSERT_EQ(s.active, model.size());
+		// Walk both ways.
+		struct eqds_asl_node *p = s.head.next;
+		for (auto *m : model) {
+			ASSERT_EQ(p, m);
+			ASSERT_TRUE(p->queued);
+			ASSERT_GE(p->deficit, 1u);
+			ASSERT_LE(p->deficit, p->weight);
+			ASSERT_EQ(p->next->prev, p);
+			p = p->next;
+		}
+		ASSERT_EQ(p, &s.head);
+		ASSERT_EQ(s.head.prev, model.empty() ? &s.head : model.back());
+		for (auto &x : nodes)
+			ASSERT_EQ(x.node.queued,
+				  std::find(model.begin(), model.end(), &x.node) !=
+				  model.end());
+		if (model.empty()) {
+			ASSERT_EQ(eqds_sched_peek(&s), nullptr);
+		}
+	}
+}

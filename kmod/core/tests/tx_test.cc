@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+// The sender's tunnel state (kmod/core/tx.c): numbering, credit gating,
+// SYN until confirmed, acks, NACKs, the retransmission timer and its
+// backoff, RTS, restart on RST and stale epochs. Control packets are built,
+// encoded and decoded as on the wire.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "rx.h"
+#include "seq.h"
+#include "tx.h"
+#include "wire.h"
+
+namespace {
+
+constexpr u32 Q = 4096;
+constexpr u32 WIN = 32 * Q;
+constexpr u32 RTO = 200000;	// ns
+constexpr u32 PKT = 1500;
+constexpr u32 EPOCH = 0x5eed;
+
+// A control packet from the receiver, through the codec.
+struct eqds_pkt ctrl(u32 epoch, u8 flags, u32 ack = 0, u32 pull_no = 0,
+		     u16 quantum = Q >> EQDS_QUANTUM_SHIFT, u64 sack = 0)
+{
+	struct eqds_pkt p, out;
+	u8 buf[EQDS_MAX_HLEN];
+
+	memset(&p, 0, sizeof(p));
+	p.type = EQDS_TYPE_CTRL;
+	p.flags = flags;
+	p.epoch = epoch;
+	if (flags & EQDS_F_ACK)
+		p.ctrl.ack = ack;
+	if (flags & EQDS_F_PULL) {
+		p.ctrl.pull_no = pull_no;
+		p.ctrl.quantum = quantum;
+	}
+	if (flags & EQDS_F_SACK)
+		p.ctrl.sack = sack;
+	int n = eqds_encode(buf, sizeof(buf), &p);
+
+	EXPECT_EQ(n, EQDS_CTRL_HLEN) << eqds_decode_err_name(n);
+	EXPECT_EQ(eqds_decode(buf, (u32)n, &out), EQDS_CTRL_HLEN);
+	return out;
+}
+
+struct tx_fixture : public ::testing::Test {
+	struct eqds_tx tx;
+	struct eqds_tx_actions act;
+	u32 isn = eqds_isn(EPOCH);
+
+	void SetUp() override
+	{
+		eqds_tx_init(&tx, EPOCH, WIN, Q, false, RTO, 1000);
+	}
+
+	void recv(const struct eqds_pkt &p, u64 now)
+	{
+		eqds_tx_ctrl(&tx, &p, now, &act);
+	}
+
+	// Pull n more quanta (cumulative pull number).
+	u32 pull_no = 0;
+	void pull(u32 n, u64 now)
+	{
+		pull_no += n;
+		recv(ctrl(tx.epoch, EQDS_F_PULL, 0, pull_no), now);
+	}
+
+	u32 send(u32 nsegs = 1, u64 now = 2000)
+	{
+		u32 seq = 0xdeadbeef;
+
+		EXPECT_TRUE(eqds_tx_send(&tx, PKT, nsegs, false, now, &seq));
+		return seq;
+	}
+};
+
+} // namespace
+
+TEST_F(tx_fixture, InitRtsMode)
+{
+	EXPECT_EQ(tx.epoch, EPOCH);
+	EXPECT_EQ(tx.snd_una, isn);
+	EXPECT_EQ(tx.snd_nxt, isn);
+	EXPECT_EQ(eqds_tx_inflight(&tx), 0u);
+	EXPECT_FALSE(tx.confirmed);
+	EXPECT_EQ(tx.credit.credit, 0u);	// RTS: ask first
+	EXPECT_EQ(tx.credit.window, WIN);
+	EXPECT_EQ(tx.rto_ns, RTO);
+	EXPECT_EQ(eqds_tx_data_flags(&tx), EQDS_F_SYN);
+	EXPECT_EQ(eqds_tx_deadline(&tx, 0), 0u);	// nothing to wait for
+}
+
+TEST_F(tx_fixture, BurstModeStartsWithAWindow)
+{
+	eqds_tx_init(&tx, EPOCH, WIN, Q, true, RTO, 0);
+	EXPECT_EQ(tx.credit.credit, WIN);
+	u32 n = 0, seq;
+
+	while (eqds_tx_send(&tx, PKT, 1, false, 0, &seq))
+		EXPECT_EQ(seq, isn + n++);
+	EXPECT_EQ(n, WIN / PKT);
+	EXPECT_EQ(tx.credit.credit, WIN % PKT);
+}
+
+TEST_F(tx_fixture, NumberingAndCreditGating)
+{
+	u32 seq = 0x1234;
+
+	// No credit: nothing sent, nothing numbered.
+	EXPECT_FALSE(eqds_tx_send(&tx, PKT, 1, false, 2000, &seq));
+	EXPECT_EQ(seq, 0x1234u);
+	EXPECT_EQ(tx.snd_nxt, isn);
+	pull(1, 1500);
+	EXPECT_EQ(act.credit_gained, Q);
+	EXPECT_EQ(tx.credit.credit, Q);
+	EXPECT_EQ(send(1), isn);
+	EXPECT_EQ(send(3), isn + 1);	// GSO: three seqs
+	EXPECT_EQ(tx.snd_nxt, isn + 4);
+	EXPECT_EQ(tx.credit.credit, Q - 2 * PKT);
+	// Not enough for a third.
+	EXPECT_FALSE(eqds_tx_send(&tx, PKT, 1, false, 2000, &seq));
+	EXPECT_EQ(tx.snd_nxt, isn + 4);
+	EXPECT_EQ(tx.credit.credit, Q - 2 * PKT);
+	// A retransmission spends credit but keeps its number.
+	pull(1, 3000);
+	seq = 0x1234;
+	EXPECT_TRUE(eqds_tx_send(&tx, PKT, 1, true, 3000, &seq));
+	EXPECT_EQ(seq, 0x1234u);
+	EXPECT_EQ(tx.snd_nxt, isn + 4);
+	EXPECT_EQ(tx.credit.credit, 2 * Q - 3 * PKT);
+	EXPECT_EQ(eqds_tx_inflight(&tx), 4u);
+}
+
+TEST_F(tx_fixture, InflightIsBoundedByTheRing)
+{
+	u32 seq;
+
+	eqds_tx_init(&tx, EPOCH, 0xffffffffu, Q, true, RTO, 0);
+	for (u32 i = 0; i < EQDS_TX_SLOTS / 4; i++)
+		ASSERT_TRUE(eqds_tx_send(&tx, 1, 4, false, 0, &seq));
+	EXPECT_EQ(eqds_tx_inflight(&tx), (u32)EQDS_TX_SLOTS);
+	EXPECT_FALSE(eqds_tx_send(&tx, 1, 1, false, 0, &seq));
+	// Retransmissions are already in the ring.
+	EXPECT_TRUE(eqds_tx_send(&tx, 1, 1, true, 0, &seq));
+	recv(ctrl(EPOCH, EQDS_F_ACK, isn + 2), 0);
+	EXPECT_TRUE(eqds_tx_send(&tx, 1, 2, false, 0, &seq));
+	EXPECT_EQ(seq, isn + EQDS_TX_SLOTS);
+	EXPECT_FALSE(eqds_tx_send(&tx, 1, 1, false, 0, &seq));
+}
+
+TEST_F(tx_fixture, SynUntilConfirmedByAnAck)
+{
+	pull(4, 1000);
+	send();
+	send();
+	EXPECT_EQ(eqds_tx_data_flags(&tx), EQDS_F_SYN);
+	// A pull alone does not confirm: the receiver may not ack yet.
+	pull(1, 2000);
+	EXPECT_FALSE(tx.confirmed);
+	// Nor an ack for another epoch.
+	recv(ctrl(EPOCH + 1, EQDS_F_SYN | EQDS_F_ACK, isn), 2000);
+	EXPECT_FALSE(tx.confirmed);
+	EXPECT_EQ(tx.stats.stale_ctrl, 1u);
+	// Nor an ack beyond what was sent.
+	recv(ctrl(EPOCH, EQDS_F_SYN | EQDS_F_ACK, isn + 3), 2000);
+	EXPECT_FALSE(tx.confirmed);
+	// An ack that moves nothing still confirms.
+	recv(ctrl(EPOCH, EQDS_F_SYN | EQDS_F_ACK, isn), 3000);
+	EXPECT_TRUE(tx.confirmed);
+	EXPECT_FALSE(act.acked);
+	EXPECT_EQ(eqds_tx_data_flags(&tx), 0);
+}
+
+TEST_F(tx_fixture, AcksFreeWhatTheyCover)
+{
+	pull(4, 1000);
+	for (int i = 0; i < 5; i++)
+		send();
+	recv(ctrl(EPOCH, EQDS_F_ACK, isn + 2), 5000);
+	EXPECT_TRUE(act.acked);
+	EXPECT_EQ(act.acked_to, isn + 2);
+	EXPECT_EQ(tx.snd_una, isn + 2);
+	EXPECT_EQ(tx.progress_ns, 5000u);
+	// The same ack again (reordered or duplicated): nothing new.
+	recv(ctrl(EPOCH, EQDS_F_ACK, isn + 2), 6000);
+	EXPECT_FALSE(act.acked);
+	EXPECT_EQ(tx.progress_ns, 5000u);
+	recv(ctrl(EPOCH, EQDS_F_ACK, isn + 5), 7000);
+	EXPECT_TRUE(act.acked);
+	EXPECT_EQ(act.acked_to, isn + 5);
+	EXPECT_EQ(eqds_tx_inflight(&tx), 0u);
+}
+
+TEST_F(tx_fixture, AcksOutsideWhatWasSentAreIgnored)
+{
+	pull(4, 1000);
+	for (int i = 0; i < 5; i++)
+		send();
+	recv(ctrl(EPOCH, EQDS_F_ACK, isn + 3), 3000);
+	u64 bad = tx.stats.bad_acks;
+
+	for (u32 ack : { isn + 6, isn + 1000, isn + 0x7fffffffu, isn + 2, isn,
+			 isn - 1, isn - 0x7fffffffu }) {
+		recv(ctrl(EPOCH, EQDS_F_ACK, ack), 4000);
+		EXPECT_FALSE(act.acked) << ack - isn;
+		EXPECT_EQ(tx.snd_una, isn + 3);
+		EXPECT_EQ(tx.snd_nxt, isn + 5);
+		EXPECT_EQ(tx.progress_ns, 3000u);
+	}
+	// Only acks beyond what was sent are bad: older ones are reordered.
+	EXPECT_EQ(tx.stats.bad_acks, bad + 4);
+	// The pull riding on a bad ack still counts: pulls are cumulative.
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_PULL, isn + 100, ++pull_no), 5000);
+	EXPECT_EQ(act.credit_gained, Q);
+	EXPECT_EQ(tx.snd_una, isn + 3);
+}
+
+TEST_F(tx_fixture, NackAsksForARetransmission)
+{
+	pull(4, 1000);
+	for (int i = 0; i < 5; i++)
+		send();
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_NACK, isn + 2), 3000);
+	EXPECT_TRUE(act.acked);
+	EXPECT_EQ(act.acked_to, isn + 2);
+	EXPECT_TRUE(act.retransmit);
+	EXPECT_EQ(act.retransmit_seq, isn + 2);
+	EXPECT_EQ(tx.stats.nacks, 1u);
+	// With SACK too (the codec needs ACK with both).
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_NACK | EQDS_F_SACK, isn + 2, 0, 0,
+		  0x3), 3000);
+	EXPECT_TRUE(act.retransmit);
+	EXPECT_EQ(act.retransmit_seq, isn + 2);
+	// A NACK for what is no longer in flight (acked, or never sent).
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_NACK, isn + 5), 4000);
+	EXPECT_TRUE(act.acked);
+	EXPECT_FALSE(act.retransmit);
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_NACK, isn + 9), 4000);
+	EXPECT_FALSE(act.retransmit);
+	EXPECT_EQ(tx.stats.nacks, 2u);
+}
+
+TEST_F(tx_fixture, RetransmissionTimeoutDoublesAndResetsOnProgress)
+{
+	pull(4, 1000);
+	send(1, 2000);
+	send(1, 3000);
+	EXPECT_EQ(tx.progress_ns, 2000u);	// from the first send
+	EXPECT_EQ(eqds_tx_deadline(&tx, 0), 2000u + RTO);
+	eqds_tx_timer(&tx, 2000 + RTO - 1, 0, &act);
+	EXPECT_FALSE(act.retransmit);
+	u64 t = 2000 + RTO;
+	u32 rto = RTO;
+
+	for (int i = 0; i < 10; i++) {
+		eqds_tx_timer(&tx, t, 0, &act);
+		EXPECT_TRUE(act.retransmit) << i;
+		EXPECT_EQ(act.retransmit_seq, isn);
+		rto = rto < 64 * RTO ? 2 * rto : rto;
+		EXPECT_EQ(tx.rto_ns, rto) << i;
+		EXPECT_EQ(eqds_tx_deadline(&tx, 0), t + rto);
+		eqds_tx_timer(&tx, t + rto - 1, 0, &act);
+		EXPECT_FALSE(act.retransmit);
+		t += rto;
+	}
+	EXPECT_EQ(tx.rto_ns, 64 * RTO);
+	EXPECT_EQ(tx.stats.timeouts, 10u);
+	// Progress: back to rto_min, timed from the ack.
+	recv(ctrl(EPOCH, EQDS_F_ACK, isn + 1), t);
+	EXPECT_EQ(tx.rto_ns, RTO);
+	EXPECT_EQ(eqds_tx_deadline(&tx, 0), t + RTO);
+	eqds_tx_timer(&tx, t + RTO, 0, &act);
+	EXPECT_TRUE(act.retransmit);
+	EXPECT_EQ(act.retransmit_seq, isn + 1);
+	// All acked: the timer has nothing to do.
+	recv(ctrl(EPOCH, EQDS_F_ACK, isn + 2), t + RTO);
+	EXPECT_EQ(eqds_tx_deadline(&tx, 0), 0u);
+	eqds_tx_timer(&tx, t + 100 * RTO, 0, &act);
+	EXPECT_FALSE(act.retransmit);
+	// The next send after an idle time starts a fresh timeout.
+	send(1, t + 200 * RTO);
+	EXPECT_EQ(eqds_tx_deadline(&tx, 0), t + 200 * RTO + RTO);
+}
+
+// A large rto_min: 64 * rto_min does not fit 32 bits, the backoff must
+// saturate rather than wrap to a short timeout.
+TEST_F(tx_fixture, BackoffSaturatesWithoutOverflow)
+{
+	for (u32 rto_min : { 100000000u, 1000000000u, 3000000000u }) {
+		u32 seq, prev = rto_min;
+		u64 t = 0;
+
+		eqds_tx_init(&tx, EPOCH, WIN, Q, true, rto_min, 0);
+		ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, 0, &seq));
+		for (int i = 0; i < 10; i++) {
+			t += tx.rto_ns;
+			eqds_tx_timer(&tx, t, 0, &act);
+			ASSERT_TRUE(act.retransmit);
+			EXPECT_GE(tx.rto_ns, prev) << rto_min << " " << i;
+			prev = tx.rto_ns;
+		}
+		EXPECT_EQ(tx.rto_ns, 0xffffffffu) << rto_min;
+	}
+}
+
+// Time read on another CPU may be older than the last progress: that is no
+// timeout.
+TEST_F(tx_fixture, OlderTimeIsNoTimeout)
+{
+	pull(4, 5000000);
+	send(1, 5000000);
+	eqds_tx_timer(&tx, 4999999, 1 << 20, &act);
+	EXPECT_FALSE(act.retransmit);
+	EXPECT_FALSE(act.send_rts);
+	EXPECT_EQ(tx.rto_ns, RTO);
+}
+
+TEST_F(tx_fixture, RtsWhenQueuedDataWaitsForCredit)
+{
+	// rts_ns starts at init (1000): queued data with no credit asks again
+	// an rto later, and every rto after that while nothing comes.
+	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 1000u + RTO);
+	eqds_tx_timer(&tx, 1000 + RTO - 1, PKT, &act);
+	EXPECT_FALSE(act.send_rts);
+	eqds_tx_timer(&tx, 1000 + RTO, PKT, &act);
+	EXPECT_TRUE(act.send_rts);
+	EXPECT_FALSE(act.retransmit);
+	EXPECT_EQ(tx.stats.rts_sent, 1u);
+	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 1000u + 2 * RTO);
+	eqds_tx_timer(&tx, 1000 + 2 * RTO - 1, PKT, &act);
+	EXPECT_FALSE(act.send_rts);
+	// A pull resets the clock; covered data needs no RTS.
+	pull(1, 1000 + 2 * RTO - 1);
+	eqds_tx_timer(&tx, 1000 + 2 * RTO, PKT, &act);
+	EXPECT_FALSE(act.send_rts);
+	EXPECT_EQ(eqds_tx_deadline(&tx, Q), 0u);
+	eqds_tx_timer(&tx, 1000 + 10 * RTO, Q, &act);
+	EXPECT_FALSE(act.send_rts);
+	// Nothing queued: no RTS.
+	eqds_tx_timer(&tx, 1000 + 10 * RTO, 0, &act);
+	EXPECT_FALSE(act.send_rts);
+	// More queued than held: RTS an rto after the last pull.
+	eqds_tx_timer(&tx, 1000 + 3 * RTO - 1, Q + 1, &act);
+	EXPECT_TRUE(act.send_rts);
+	EXPECT_EQ(tx.stats.rts_sent, 2u);
+	// The earlier of the two timers is the deadline.
+	send(1, 1000 + 3 * RTO);
+	EXPECT_EQ(eqds_tx_deadline(&tx, 1 << 20), 1000u + 3 * RTO - 1 + RTO);
+}
+
+TEST_F(tx_fixture, PullTargetCoversTheQueue)
+{
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, 2000), 0);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 1, 2000), 1);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 10 * Q + 1, 2000), 11);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 1ull << 40, 2000), WIN / Q);
+	pull(2, 2000);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 2 * Q, 2000), 0);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 3 * Q, 2000), 1);
+}
+
+// The target also asks for what was sent in the last one or two
+// intervals, so a flow fed a little at a time keeps credit coming.
+TEST_F(tx_fixture, PullTargetCountsRecentSending)
+{
+	const u64 R = EQDS_TX_RECENT_NS;
+	u64 t = 10 * R;
+	u32 seq;
+
+	pull(8, t);
+	for (int i = 0; i < 20; i++)
+		ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t, &seq));
+	EXPECT_EQ(tx.credit.credit, 8 * Q - 20 * PKT);
+	// Nothing queued, 30000 bytes sent just now: 27232 more wanted.
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 1), 7);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, Q, t + 1), 8);
+	// The interval after still counts it, the one after that not.
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + R), 7);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 2 * R - 1), 7);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 2 * R), 0);
+	// Sending in the next interval: both intervals count.
+	pull(8, t + R);
+	ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t + R, &seq));
+	EXPECT_EQ(tx.recent_prev, 20 * PKT);
+	EXPECT_EQ(tx.recent_cur, PKT);
+	u32 held = tx.credit.credit;
+	u32 want = 21 * PKT - held;
+
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + R + 1), (want + Q - 1) / Q);
+	// A gap of two intervals forgets the older one.
+	ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t + 4 * R, &seq));
+	EXPECT_EQ(tx.recent_prev, 0u);
+	EXPECT_EQ(tx.recent_cur, PKT);
+	// A time read before the interval began (another CPU's) is no reason
+	// to forget it.
+	u64 q = tx.credit.credit + 2 * Q - 100;
+
+	EXPECT_EQ(eqds_tx_pull_target(&tx, q, t + 4 * R), 3);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, q, t + 4 * R - 1), 3);
+}
+
+TEST_F(tx_fixture, RstRestartsWithANewerEpoch)
+{
+	pull(8, 1000);
+	for (int i = 0; i < 5; i++)
+		send();
+	recv(ctrl(EPOCH, EQDS_F_ACK, isn + 2), 3000);
+	recv(ctrl(EPOCH, EQDS_F_RST), 4000);
+	EXPECT_TRUE(act.restart);
+	EXPECT_FALSE(act.acked);
+	EXPECT_FALSE(act.retransmit);
+	EXPECT_EQ(tx.stats.rsts, 1u);
+	// Nothing changes until the glue restarts.
+	EXPECT_EQ(tx.epoch, EPOCH);
+	EXPECT_TRUE(tx.confirmed);
+	u64 acks = tx.stats.bad_acks;
+
+	eqds_tx_restart(&tx, 5000);
+	EXPECT_TRUE(eqds_seq_after(tx.epoch, EPOCH));
+	EXPECT_NE(tx.epoch, 0u);
+	EXPECT_EQ(tx.snd_una, eqds_isn(tx.epoch));
+	EXPECT_EQ(tx.snd_nxt, tx.snd_una);
+	EXPECT_FALSE(tx.confirmed);
+	EXPECT_EQ(eqds_tx_data_flags(&tx), EQDS_F_SYN);
+	EXPECT_EQ(tx.credit.credit, 0u);	// RTS mode, even from burst
+	EXPECT_EQ(tx.credit.pull_hi, 0u);	// new epoch, new pull numbers
+	EXPECT_EQ(tx.credit.window, WIN);
+	EXPECT_EQ(tx.rto_min_ns, RTO);
+	EXPECT_EQ(tx.progress_ns, 5000u);
+	EXPECT_EQ(tx.stats.restarts, 1u);
+	EXPECT_EQ(tx.stats.rsts, 1u);		// kept across the restart
+	EXPECT_EQ(tx.stats.bad_acks, acks);
+	// The old epoch's control packets are stale now, RST included.
+	u32 e = tx.epoch;
+
+	recv(ctrl(EPOCH, EQDS_F_RST), 6000);
+	EXPECT_FALSE(act.restart);
+	recv(ctrl(EPOCH, EQDS_F_PULL, 0, 100), 6000);
+	EXPECT_EQ(act.credit_gained, 0u);
+	EXPECT_EQ(tx.credit.credit, 0u);
+	EXPECT_EQ(tx.stats.stale_ctrl, 2u);
+	EXPECT_EQ(tx.epoch, e);
+	// The new epoch's pulls count from 1.
+	recv(ctrl(e, EQDS_F_PULL, 0, 1), 7000);
+	EXPECT_EQ(act.credit_gained, Q);
+}
+
+TEST_F(tx_fixture, StaleEpochControlIsIgnored)
+{
+	pull(2, 1000);
+	send();
+	struct eqds_tx before;
+
+	memcpy(&before, &tx, sizeof(tx));
+
+	for (u32 e : { EPOCH - 1, EPOCH + 1, 0u, ~EPOCH }) {
+		for (u8 f : { (u8)EQDS_F_RST, (u8)(EQDS_F_ACK | EQDS_F_PULL),
+			      (u8)(EQDS_F_ACK | EQDS_F_NACK) }) {
+			recv(ctrl(e, f, isn + 1, 50), 2000);
+			EXPECT_FALSE(act.restart || act.acked || act.retransmit ||
+				     act.send_rts || act.credit_gained);
+		}
+	}
+	EXPECT_EQ(tx.stats.stale_ctrl, 12u);
+	tx.stats.stale_ctrl = 0;
+	EXPECT_EQ(memcmp(&tx, &before, sizeof(tx)), 0);
+}
+
+TEST(TxEpoch, NextEpochIsNewerAndNonzero)
+{
+	for (u32 prev : { 0u, 1u, 0x7fffffffu, 0xfffffff0u, 0xffffffffu,
+			  0xfffeffffu }) {
+		for (u32 entropy : { 0u, 1u, 0xffffu, 0x12345678u, 0xffffffffu }) {
+			u32 e = eqds_tx_next_epoch(prev, entropy);
+
+			EXPECT_NE(e, 0u) << prev << " " << entropy;
+			EXPECT_TRUE(eqds_seq_after(e, prev)) << prev << " " << entropy;
+			EXPECT_LE(e - prev, 0x10001u);
+		}
+	}
+	// Entropy varies the result: restarts of different tunnels spread.
+	EXPECT_NE(eqds_tx_next_epoch(5, 1), eqds_tx_next_epoch(5, 2));
+}
