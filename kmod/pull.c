@@ -13,6 +13,7 @@
 #include <linux/netdevice.h>
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
+#include <linux/math64.h>
 #include "eqds.h"
 #include "netns.h"
 #include "tunnel.h"
@@ -21,7 +22,12 @@
 #include "xmit.h"
 
 #define EQDS_PACER_MIN_NS	(10 * NSEC_PER_USEC)
-#define EQDS_PACER_MAX_BURST	(32 * EQDS_QUANTUM)
+/*
+ * The most credit one timer expiry may grant: what accrues at the rate over
+ * a late expiry (up to 200 us), and never less than 32 quanta.
+ */
+#define EQDS_PACER_LATE_NS	(200 * NSEC_PER_USEC)
+#define EQDS_PACER_MIN_BURST	(32 * EQDS_QUANTUM)
 #define EQDS_GRANTS_PER_RUN	16
 #define EQDS_DEFAULT_LINK_MBIT	10000
 
@@ -133,6 +139,12 @@ static u64 link_rate_bps(struct eqds_net *en)
 	return mbit * 1000000;
 }
 
+static u32 max_burst(u64 bps)
+{
+	return max_t(u64, EQDS_PACER_MIN_BURST,
+		     div_u64(bps / 8 * EQDS_PACER_LATE_NS, NSEC_PER_SEC));
+}
+
 static void update_rate(struct eqds_net *en)
 {
 	u32 mbit;
@@ -141,12 +153,13 @@ static void update_rate(struct eqds_net *en)
 	rcu_read_lock();
 	mbit = rcu_dereference(en->config)->pull_rate_mbit;
 	rcu_read_unlock();
-	bps = mbit ? (u64)mbit * 1000000 : link_rate_bps(en) / 100 * 98;
+	bps = mbit ? (u64)mbit * 1000000 : div_u64(link_rate_bps(en) * 98, 100);
 	if (bps == en->link_rate_bps)
 		return;
 	spin_lock_bh(&en->sched_lock);
 	en->link_rate_bps = bps;
 	eqds_sched_set_rate(&en->sched, bps, ktime_get_ns());
+	en->sched.max_burst = max_burst(bps);
 	spin_unlock_bh(&en->sched_lock);
 }
 
@@ -168,7 +181,7 @@ void eqds_pull_init(struct eqds_net *en)
 {
 	spin_lock_init(&en->sched_lock);
 	eqds_sched_init(&en->sched, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000, EQDS_QUANTUM,
-			EQDS_PACER_MAX_BURST, ktime_get_ns());
+			max_burst((u64)EQDS_DEFAULT_LINK_MBIT * 1000000), ktime_get_ns());
 	hrtimer_init(&en->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	en->pacer.function = pacer_fn;
 	INIT_DELAYED_WORK(&en->rate_work, rate_work);

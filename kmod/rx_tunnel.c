@@ -23,8 +23,10 @@
 
 /* How long a hole may hold back the packets after it. */
 #define EQDS_REORDER_TIMEOUT_NS	(2 * NSEC_PER_MSEC)
-/* Acknowledge at least every this many data packets. */
+/* Acknowledge at least every this many data packets, */
 #define EQDS_ACK_EVERY		16
+/* and no later than this after one, so the tail of a burst is freed. */
+#define EQDS_ACK_DELAY_NS	(1 * NSEC_PER_MSEC)
 
 static u64 now_ns(void)
 {
@@ -110,6 +112,15 @@ static void hold(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
 	__skb_queue_head(&t->held, skb);
 }
 
+/* Fire at when, unless the timer is due earlier already. */
+static void arm_timer(struct eqds_rxt *t, u64 when)
+{
+	if (hrtimer_is_queued(&t->timer) &&
+	    ktime_to_ns(hrtimer_get_expires(&t->timer)) <= when)
+		return;
+	hrtimer_start(&t->timer, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
+}
+
 /*
  * Move what the reorder state releases to out. A hole given up on is
  * NACKed, so the sender resends it; it will be delivered late.
@@ -134,9 +145,7 @@ static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 		plan_ack(t, ack, EQDS_F_NACK, first_missing);
 	}
 	if (t->rx.nheld)
-		hrtimer_start(&t->timer,
-			      ns_to_ktime(eqds_rx_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS)),
-			      HRTIMER_MODE_ABS_SOFT);
+		arm_timer(t, eqds_rx_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS));
 }
 
 /* A new epoch from the sender: everything held belongs to the old one. */
@@ -148,7 +157,7 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 	__skb_queue_purge(&t->held);
 	spin_lock(&en->sched_lock);
 	eqds_sched_deactivate(&en->sched, &t->rx.asl);
-	eqds_rx_init(&t->rx, epoch, cfg->window, 1);
+	eqds_rx_init(&t->rx, epoch, cfg->window, EQDS_SCHED_MAX_QUANTA);
 	spin_unlock(&en->sched_lock);
 }
 
@@ -212,6 +221,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		}
 		nsegs = skb_is_gso(skb) ? (skb_shinfo(skb)->gso_segs ?: 1) : 1;
 	}
+	/* A range from GRO or an unsplit GSO packet: pieces of one packet. */
 	k = peer->family == AF_INET ? (u16)(ip_id - (u16)pkt->data.seq) : 0;
 	if (nsegs && k + nsegs > pkt->data.seg_count) {
 		drop(en, skb, EQDS_STATS_A_DROP_SEGS);
@@ -272,6 +282,8 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		release(t, now, &out, &ack);
 		if (!ack.send && t->rx.since_ack >= EQDS_ACK_EVERY)
 			plan_ack(t, &ack, 0, 0);
+		else if (!ack.send && t->rx.since_ack)
+			arm_timer(t, now + EQDS_ACK_DELAY_NS);
 	}
 	spin_unlock(&t->lock);
 
@@ -319,7 +331,7 @@ void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
 	t->timer.function = rxt_timer;
 	t->last_used = jiffies;
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
-	eqds_rx_init(&t->rx, 0, cfg->window, 1);
+	eqds_rx_init(&t->rx, 0, cfg->window, EQDS_SCHED_MAX_QUANTA);
 }
 
 void eqds_rxt_purge(struct eqds_rxt *t)

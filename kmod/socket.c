@@ -17,6 +17,7 @@
 #include "netns.h"
 #include "tunnel.h"
 #include "socket.h"
+#include "gro.h"
 
 static void outer_addrs(struct sk_buff *skb, struct eqds_addr *peer,
 			struct eqds_addr *local, u32 *ip_id, u8 *tos)
@@ -132,6 +133,8 @@ static struct socket *open_one(struct eqds_net *en, u16 family, u16 port)
 	tcfg.sk_user_data = en;
 	tcfg.encap_type = 1;
 	tcfg.encap_rcv = eqds_udp_rcv;
+	tcfg.gro_receive = eqds_gro_receive;
+	tcfg.gro_complete = eqds_gro_complete;
 	setup_udp_tunnel_sock(en->net, sock, &tcfg);
 	return sock;
 }

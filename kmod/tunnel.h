@@ -70,7 +70,7 @@ struct eqds_txt {
 	struct rcu_head rcu;
 	unsigned long last_used;	/* jiffies, for idle teardown */
 
-	spinlock_t lock;
+	spinlock_t lock;		/* protects the fields below */
 	bool dead;
 	struct eqds_tx tx;
 	struct sk_buff_head queue;	/* new packets waiting for credit */
@@ -99,7 +99,7 @@ struct eqds_rxt {
 	struct rcu_head rcu;
 	unsigned long last_used;
 
-	spinlock_t lock;
+	spinlock_t lock;		/* see above */
 	bool dead;
 	u8 path;
 	u16 quantum;			/* wire quantum we pull with */

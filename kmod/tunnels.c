@@ -152,6 +152,7 @@ void eqds_tunnels_reap(struct eqds_net *en, bool all)
 	timeout = msecs_to_jiffies(rcu_dereference(en->config)->idle_timeout_ms);
 	rcu_read_unlock();
 
+again:
 	rhashtable_walk_enter(&en->txts, &it);
 	rhashtable_walk_start(&it);
 	while ((obj = rhashtable_walk_next(&it))) {
@@ -185,6 +186,16 @@ void eqds_tunnels_reap(struct eqds_net *en, bool all)
 	}
 	rhashtable_walk_stop(&it);
 	rhashtable_walk_exit(&it);
+
+	/*
+	 * A walker whose current entry was removed while it was stopped skips
+	 * the entry after it in the same bucket: when everything must go, walk
+	 * again until nothing is left (nothing adds tunnels any more).
+	 */
+	if (all && (atomic_read(&en->txts.nelems) || atomic_read(&en->rxts.nelems))) {
+		cond_resched();
+		goto again;
+	}
 }
 
 static void reaper_work(struct work_struct *work)

@@ -22,7 +22,7 @@
 
 /* Quantum the sender assumes until the first pull says otherwise. */
 #define EQDS_QUANTUM_GUESS	1536
-#define EQDS_RTO_MIN_NS		(5 * NSEC_PER_MSEC)
+#define EQDS_RTO_MIN_NS		(10 * NSEC_PER_MSEC)
 
 static u64 now_ns(void)
 {

@@ -102,6 +102,7 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 	struct udphdr *uh;
 	struct iphdr *iph;
 	__be16 df = htons(IP_DF);
+	int err;
 
 	/* An inner packet that cannot fit whole is fragmented outside. */
 	if (data && !skb_is_gso(skb) &&
@@ -109,7 +110,8 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 		df = 0;
 
 	skb_scrub_packet(skb, false);
-	skb_clear_hash_if_not_l4(skb);
+	/* The inner flow's L4 hash would pin every path id to one ECMP path. */
+	skb_clear_hash(skb);
 	skb_dst_set(skb, &rt->dst);
 
 	push_eqds_header(skb, hdr);
@@ -138,7 +140,10 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 	else
 		__ip_select_ident(en->net, iph, 1);
 	skb->protocol = htons(ETH_P_IP);
-	return ip_local_out(en->net, sk, skb);
+	err = ip_local_out(en->net, sk, skb);
+	if (unlikely(net_xmit_eval(err)))
+		eqds_count(en, EQDS_STATS_A_DROP_XMIT);
+	return err;
 }
 
 static int xmit6(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
@@ -147,7 +152,7 @@ static int xmit6(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 		 __be16 dport, u8 tclass)
 {
 	skb_scrub_packet(skb, false);
-	skb_clear_hash_if_not_l4(skb);
+	skb_clear_hash(skb);
 	push_eqds_header(skb, hdr);
 	skb->protocol = htons(ETH_P_IPV6);
 	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, saddr, daddr, tclass,
@@ -173,14 +178,23 @@ int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 	__be16 dport = htons(cfg->port);
 	struct socket *sock = eqds_sock(en, t->peer.family);
 	u8 tos = inner_tos(skb);
-	int err;
+	int gso_type, err;
 
 	if (!sock) {
 		eqds_count(en, EQDS_STATS_A_DROP_NO_SOCKET);
 		goto drop;
 	}
+	/*
+	 * GSO of the tunnel (software or NIC) finds the inner packet through
+	 * the inner mac header: there is no inner link header, so it is the
+	 * inner network header, as for a packet from a tunnel device.
+	 */
+	skb_reset_mac_header(skb);
 	skb_set_inner_ipproto(skb, skb->protocol == htons(ETH_P_IP) ?
 			      IPPROTO_IPIP : IPPROTO_IPV6);
+	/* IP in UDP, as FOU: the inner IP layer's segmentation checks for it. */
+	gso_type = SKB_GSO_UDP_TUNNEL_CSUM |
+		   (skb->protocol == htons(ETH_P_IP) ? SKB_GSO_IPXIP4 : SKB_GSO_IPXIP6);
 	if (t->peer.family == AF_INET) {
 		__be32 saddr = 0;
 		struct rtable *rt = route4(en, &t->dst_cache, t->peer.a.v4, &saddr, dport);
@@ -193,7 +207,7 @@ int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 				   sizeof(struct iphdr) + sizeof(struct udphdr) +
 				   EQDS_DATA_HLEN);
 		if (!err)
-			err = udp_tunnel_handle_offloads(skb, true);
+			err = iptunnel_handle_offloads(skb, gso_type);
 		if (err) {
 			ip_rt_put(rt);
 			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
@@ -214,7 +228,7 @@ int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 				   sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
 				   EQDS_DATA_HLEN);
 		if (!err)
-			err = udp_tunnel_handle_offloads(skb, true);
+			err = iptunnel_handle_offloads(skb, gso_type);
 		if (err) {
 			dst_release(dst);
 			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);

@@ -174,3 +174,100 @@ iperf() {
 		python3 -c 'import json,sys; e=json.load(sys.stdin)["end"]; print("%.0f %s" % (e["sum_received"]["bits_per_second"]/1e6, e["sum_sent"].get("retransmits", 0)))' 2>/dev/null
 	wait
 }
+
+# ---- topology helpers: routers, multipath, shaped links, figures ----
+
+# router_ns NAME...: namespaces that forward IPv4 and IPv6 (switches, routers).
+router_ns() {
+	local n
+	for n in "$@"; do
+		ns_add "$n" || return 1
+		ip netns exec "$n" sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv6.conf.all.forwarding=1 net.ipv4.conf.all.rp_filter=0 \
+			net.ipv4.conf.default.rp_filter=0
+	done
+}
+
+# uplink HOST HIF HADDR ROUTER RIF RADDR: a veth from a host to a router,
+# with the host's default route through it (ADDRs in CIDR form).
+uplink() {
+	veth "$@" || return 1
+	ip -n "$1" route add default via "${6%/*}"
+}
+
+# multipath_route NS PREFIX GW...: an ECMP route over the given gateways.
+# Which packets take which path depends on net.ipv4.fib_multipath_hash_policy
+# (0: addresses, 1: addresses, protocol and ports).
+multipath_route() {
+	local ns=$1 prefix=$2 gw hops=()
+	shift 2
+	for gw in "$@"; do hops+=(nexthop via "$gw"); done
+	ip -n "$ns" route replace "$prefix" "${hops[@]}"
+}
+
+# link_shaped NS IF [rate RATE] [limit PKTS] [delay DELAY]: shape the egress
+# of IF. rate: a tbf of that rate (tc units, e.g. 200mbit) whose buffer holds
+# PKTS full-size packets (default 30); delay: a netem delay (e.g. 1ms) ahead
+# of it. Replaces IF's root qdisc. The tbf is handle 20:, the netem 10:.
+link_shaped() {
+	local ns=$1 dev=$2 rate="" limit=30 delay="" parent=root
+	shift 2
+	while [ $# -ge 2 ]; do
+		case $1 in
+		rate) rate=$2 ;;
+		limit) limit=$2 ;;
+		delay) delay=$2 ;;
+		*) echo "link_shaped: unknown option $1" >&2; return 1 ;;
+		esac
+		shift 2
+	done
+	ip netns exec "$ns" tc qdisc del dev "$dev" root 2> /dev/null
+	if [ -n "$delay" ]; then
+		ip netns exec "$ns" tc qdisc add dev "$dev" root handle 10: netem \
+			delay "$delay" limit 10000 || return 1
+		parent="parent 10:1"
+	fi
+	[ -z "$rate" ] && return 0
+	# shellcheck disable=SC2086 # parent is two words, or one
+	ip netns exec "$ns" tc qdisc add dev "$dev" $parent handle 20: tbf rate "$rate" \
+		burst 15kb limit $((limit * 1514))
+}
+
+# qdisc_stat NS IF KIND FIELD: a counter of IF's first qdisc of KIND (tbf,
+# netem, ...) from `tc -s -j qdisc`: drops, packets, bytes, backlog (bytes),
+# qlen, overlimits.
+qdisc_stat() {
+	json_get "$(ip netns exec "$1" tc -s -j qdisc show dev "$2")" \
+		"[q.get('$4', 0) for q in j if q['kind'] == '$3'][0]"
+}
+
+# qdisc_qlen NS IF KIND: packets queued in IF's first qdisc of KIND now
+# (cheap enough to sample during a run).
+qdisc_qlen() {
+	ip netns exec "$1" tc -s qdisc show dev "$2" |
+		awk -v k="$3" '$1 == "qdisc" { on = ($2 == k) } on && $1 == "backlog" { sub("p", "", $3); print $3; exit }'
+}
+
+# if_stat NS IF COUNTER: an interface counter (as `ip -s link` shows them):
+# rx_packets, tx_packets, rx_bytes, tx_bytes, rx_dropped, tx_dropped...
+if_stat() {
+	ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
+}
+
+# nstat_get NS COUNTER: a kernel SNMP counter of the namespace (TcpRetransSegs,
+# TcpExtTCPSACKReorder...), absolute, 0 if absent.
+nstat_get() {
+	local v
+	v=$(ip netns exec "$1" nstat -asz "$2" 2> /dev/null | awk -v c="$2" '$1 == c {print $2}')
+	echo "${v:-0}"
+}
+
+# jain X...: Jain's fairness index of the values, (sum x)^2 / (n sum x^2).
+jain() {
+	python3 -c 'import sys; x=[float(v) for v in sys.argv[1:]]; s=sum(x); q=sum(v*v for v in x); print("%.3f" % (s*s/(len(x)*q) if q else 0))' "$@"
+}
+
+# eqds_stats NS: the namespace's non-zero eqds counters, one line.
+eqds_stats() {
+	ctl "$1" -j show | python3 -c 'import json,sys; s=json.load(sys.stdin)["stats"]; print(" ".join("%s=%s" % kv for kv in s.items() if kv[1]))'
+}

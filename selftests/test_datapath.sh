@@ -41,6 +41,13 @@ xfer "integrity, IPv6" h2 fd00:1::2 h1 $((MB << 20))
 for h in "h1 v1" "h2 v2"; do ip netns exec ${h% *} ethtool -K ${h#* } tso off gso off gro off 2> /dev/null; done
 xfer "integrity, offloads off" h2 10.0.1.2 h1 $((MB << 20))
 for h in "h1 v1" "h2 v2"; do ip netns exec ${h% *} ethtool -K ${h#* } tso on gso on gro on 2> /dev/null; done
+# Split after encapsulation (software GSO at h1's device): each piece is
+# numbered by its IPv4 ID; h2's device merges them back with EQDS GRO.
+ip netns exec h1 ethtool -K v1 tso off gso off 2> /dev/null
+segs=$(stat h2 drop_segs)
+xfer "integrity, split by GSO after encapsulation, GRO at the receiver" h2 10.0.1.2 h1 $((MB << 20))
+expect_eq "every piece's seq recovered from its IP ID" "$segs" "$(stat h2 drop_segs)"
+ip netns exec h1 ethtool -K v1 tso on gso on 2> /dev/null
 ip netns exec h1 tc qdisc add dev v1 root netem loss 1%
 xfer "integrity, 1% loss" h2 10.0.1.2 h1 $((MB << 20))
 ip netns exec h1 tc qdisc change dev v1 root netem delay 1ms reorder 75% 50%

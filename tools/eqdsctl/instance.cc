@@ -56,6 +56,7 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_DROP_SEGS, "drop_segs"},
 	{EQDS_STATS_A_DROP_TUNNEL_LIMIT, "drop_tunnel_limit"},
 	{EQDS_STATS_A_DROP_NO_SOCKET, "drop_no_socket"},
+	{EQDS_STATS_A_DROP_XMIT, "drop_xmit"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

@@ -62,6 +62,7 @@ const Shown kLayout[] = {
 	{"drops", "drop_noroute", "noroute"},
 	{"drops", "drop_tunnel_limit", "tunnel-limit"},
 	{"drops", "drop_no_socket", "no-socket"},
+	{"drops", "drop_xmit", "xmit"},
 	{"drops", "drop_decode", "decode"},
 	{"drops", "drop_inner", "inner"},
 	{"drops", "drop_unknown", "unknown"},

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * GRO of EQDS packets at the receiving device, before decapsulation, as
+ * FOU and VXLAN do: the pieces of one split GSO packet are merged back and
+ * reach the stack as one packet, a sequence range like an unsplit one.
+ *
+ * Two packets merge only if their EQDS headers are byte for byte the same
+ * (the pieces of one encapsulated packet are) and, for an IPv4 outer header,
+ * the second's IP ID follows the last piece already merged: then the merged
+ * packet covers seqs [seq + k, seq + k + count) and the receive path's
+ * numbering (IP ID minus seq) stays exact. Anything else is not merged.
+ *
+ * NAPI context (softirq), under rcu_read_lock().
+ */
+#include <linux/ip.h>
+#include <net/gro.h>
+#include <net/protocol.h>
+#include "core/wire.h"
+#include "gro.h"
+
+/* A data packet that can be merged: established, carrying IP. */
+static bool mergeable(const u8 *h)
+{
+	return h[0] == (EQDS_WIRE_VERSION << 4 | EQDS_TYPE_DATA) &&
+	       !(h[1] & (EQDS_F_SYN | EQDS_F_RTS | EQDS_F_FIN)) &&
+	       (h[3] == EQDS_NP_IPV4 || h[3] == EQDS_NP_IPV6);
+}
+
+static u16 outer_id(struct sk_buff *skb)
+{
+	return ntohs(((struct iphdr *)skb_network_header(skb))->id);
+}
+
+struct sk_buff *eqds_gro_receive(struct sock *sk, struct list_head *head,
+				 struct sk_buff *skb)
+{
+	const struct net_offload __rcu **offloads;
+	const struct net_offload *ops;
+	unsigned int off = skb_gro_offset(skb);
+	struct sk_buff *pp = NULL, *p;
+	bool v6 = NAPI_GRO_CB(skb)->is_ipv6;
+	int flush = 1;
+	u8 *h;
+
+	h = skb_gro_header(skb, off + EQDS_DATA_HLEN, off);
+	if (!h || !mergeable(h))
+		goto out;
+
+	list_for_each_entry(p, head, list) {
+		const u8 *h2;
+
+		if (!NAPI_GRO_CB(p)->same_flow)
+			continue;
+		h2 = p->data + off;
+		if (memcmp(h, h2, EQDS_DATA_HLEN) ||
+		    (!v6 && (u16)(outer_id(p) + NAPI_GRO_CB(p)->count) != outer_id(skb)))
+			NAPI_GRO_CB(p)->same_flow = 0;
+	}
+
+	skb_gro_postpull_rcsum(skb, h, EQDS_DATA_HLEN);
+	skb_gro_pull(skb, EQDS_DATA_HLEN);
+	NAPI_GRO_CB(skb)->encap_mark = 0;
+	NAPI_GRO_CB(skb)->is_fou = 1;
+	offloads = v6 ? inet6_offloads : inet_offloads;
+	ops = rcu_dereference(offloads[h[3] == EQDS_NP_IPV4 ? IPPROTO_IPIP : IPPROTO_IPV6]);
+	if (!ops || !ops->callbacks.gro_receive)
+		goto out;
+	pp = call_gro_receive(ops->callbacks.gro_receive, head, skb);
+	flush = 0;
+out:
+	skb_gro_flush_final(skb, pp, flush);
+	return pp;
+}
+
+int eqds_gro_complete(struct sock *sk, struct sk_buff *skb, int nhoff)
+{
+	const u8 *h = skb->data + nhoff;
+	const struct net_offload __rcu **offloads;
+	const struct net_offload *ops;
+
+	offloads = NAPI_GRO_CB(skb)->is_ipv6 ? inet6_offloads : inet_offloads;
+	ops = rcu_dereference(offloads[h[3] == EQDS_NP_IPV4 ? IPPROTO_IPIP : IPPROTO_IPV6]);
+	if (WARN_ON_ONCE(!ops || !ops->callbacks.gro_complete))
+		return -ENOSYS;
+	skb_set_inner_mac_header(skb, nhoff + EQDS_DATA_HLEN);
+	return ops->callbacks.gro_complete(skb, nhoff + EQDS_DATA_HLEN);
+}
