@@ -81,7 +81,7 @@ int eqds_gro_complete(struct sock *sk, struct sk_buff *skb, int nhoff)
 	offloads = NAPI_GRO_CB(skb)->is_ipv6 ? inet6_offloads : inet_offloads;
 	ops = rcu_dereference(offloads[h[3] == EQDS_NP_IPV4 ? IPPROTO_IPIP : IPPROTO_IPV6]);
 	if (WARN_ON_ONCE(!ops || !ops->callbacks.gro_complete))
-		return -ENOSYS;
+		return -EOPNOTSUPP;
 	skb_set_inner_mac_header(skb, nhoff + EQDS_DATA_HLEN);
 	return ops->callbacks.gro_complete(skb, nhoff + EQDS_DATA_HLEN);
 }
