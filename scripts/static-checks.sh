@@ -23,7 +23,7 @@ if [ ! -x "$cp_dir/checkpatch.pl" ]; then
 		"$src/scripts/const_structs.checkpatch"
 fi
 
-files=$(cd "$top" && git ls-files -co --exclude-standard 'kmod/*.[ch]' 'kmod/core/*.[ch]' 'uapi/*.h')
+files=$(cd "$top" && git ls-files -co --exclude-standard ':(glob)kmod/*.[ch]' ':(glob)kmod/core/*.[ch]' ':(glob)uapi/linux/*.h' | grep -v '\.mod\.c$')
 if (cd "$top" && "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types \
 	--max-line-length=100 \
 	-f $files > "$top/build/checkpatch.log" 2>&1); then
