@@ -19,6 +19,7 @@
 #include "tunnel.h"
 #include "tunnels.h"
 #include "xmit.h"
+#include "pull.h"
 
 /* Quantum the sender assumes until the first pull says otherwise. */
 #define EQDS_QUANTUM_GUESS	1536
@@ -191,15 +192,17 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
  * TCP's own control loop needs a queue that drops or marks: tail drop when
  * full, and CE marks for ECN-capable packets once the queue is half full,
  * which ECN-capable TCP (DCTCP-style step marking) reacts to before a drop.
+ * The limit counts MTU-sized packets, so a 64 KB GSO packet weighs as the
+ * segments it carries: limit * EQDS_QUANTUM bytes on the wire.
  */
-static bool admit(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
+static bool admit(struct eqds_txt *t, struct sk_buff *skb, u32 bytes, u32 limit)
 {
-	u32 qlen = skb_queue_len(&t->queue);
+	u64 cap = (u64)limit * EQDS_QUANTUM;
 
-	if (qlen >= limit)
+	if (t->queued_bytes + bytes > cap && skb_queue_len(&t->queue))
 		return false;
-	if (qlen >= limit / 2 && INET_ECN_set_ce(skb))
-		return true;
+	if (t->queued_bytes * 2 >= cap)
+		INET_ECN_set_ce(skb);
 	return true;
 }
 
@@ -207,8 +210,9 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
 {
 	struct eqds_skb_cb *cb;
 	u32 nsegs = gso_nsegs(skb);
+	u32 bytes = wire_bytes(skb, t->peer.family, nsegs);
 
-	if (!admit(t, skb, limit)) {
+	if (!admit(t, skb, bytes, limit)) {
 		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUE_FULL);
 		eqds_count(t->en, EQDS_STATS_A_TX_DROPS);
 		kfree_skb(skb);
@@ -217,7 +221,7 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
 	memset(skb->cb, 0, sizeof(skb->cb));
 	cb = eqds_cb(skb);
 	cb->nsegs = nsegs;
-	cb->wire_bytes = wire_bytes(skb, t->peer.family, nsegs);
+	cb->wire_bytes = bytes;
 	t->queued_bytes += cb->wire_bytes;
 	__skb_queue_tail(&t->queue, skb);
 }

@@ -8,6 +8,7 @@ source "$(dirname "$0")/lib.sh"
 RAW="python3 $TOP/selftests/tools/genl_raw.py"
 trap ns_del_all EXIT
 eqds_deps
+eqds_unload	# start from a clean slate whatever ran before
 
 check_fails "insmod rejects a malformed dests parameter" "invalid|Invalid" \
 	insmod "$EQDS_KO" dests=10.0.0.0/33
