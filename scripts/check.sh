@@ -64,9 +64,9 @@ echo "$out"
 count "$(grep -c '^static: .* ok' <<< "$out")" "$(grep -c '^static: .* FAILED' <<< "$out")"
 
 stage "VM selftests (kernel $kver)"
-selftests/vm/run-vm.sh -q -t "${EQDS_VM_TIMEOUT:-2400}" -- selftests/run.sh
+vmout=$log/vm
+selftests/vm/run-vm.sh -q -o "$vmout" -t "${EQDS_VM_TIMEOUT:-2400}" -- selftests/run.sh
 vmrc=$?
-vmout=$build/vm/runs/last
 grep -E '^(not )?ok |^# selftests:|^    not ok|^# .*FAIL|^# kernel log|^#   ' "$vmout/console.log" | grep -v '^    ok'
 if [ -s "$vmout/summary" ]; then
 	read -r p f _ < "$vmout/summary"

@@ -5,7 +5,7 @@
 # directory, and exit with its exit code (255: no result: the guest crashed,
 # hung past the timeout, or qemu failed).
 #
-#   run-vm.sh [-t TIMEOUT_S] [-m MEM_MB] [-s SMP] [-q] [--] CMD [ARGS...]
+#   run-vm.sh [-t TIMEOUT_S] [-m MEM_MB] [-s SMP] [-o OUTDIR] [-q] [--] CMD [ARGS...]
 #
 # The guest may leave artifacts in /run/vm/out (on the host: the run directory
 # printed at the end). Environment: EQDS_VM_ACCEL=tcg|kvm (default: kvm when
@@ -15,12 +15,13 @@
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 top=$(cd "$here/../.." && pwd)
-timeout_s=1800 mem=2048 smp=2 quiet=0
-while getopts "t:m:s:q" o; do
+timeout_s=1800 mem=2048 smp=2 quiet=0 outdir=
+while getopts "t:m:s:o:q" o; do
 	case $o in
 	t) timeout_s=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	s) smp=$OPTARG ;;
+	o) outdir=$OPTARG ;;
 	q) quiet=1 ;;
 	*) sed -n '3,14p' "$0" >&2; exit 2 ;;
 	esac
@@ -50,9 +51,16 @@ if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/stage2.sh" -
 	"$here/build-initramfs.sh" "$kver" "$initrd" || exit 2
 fi
 
-ls -dt "$vmdir"/runs/run.* 2>/dev/null | tail -n +20 | xargs -r rm -rf
-out=$(mktemp -d "$vmdir/runs/run.XXXXXX")
-ln -sfn "$out" "$vmdir/runs/last"
+if [ -n "$outdir" ]; then
+	# A fixed directory (-o) stays correct when other VMs run meanwhile.
+	rm -rf "$outdir"
+	mkdir -p "$outdir"
+	out=$(cd "$outdir" && pwd)
+else
+	ls -dt "$vmdir"/runs/run.* 2>/dev/null | tail -n +20 | xargs -r rm -rf
+	out=$(mktemp -d "$vmdir/runs/run.XXXXXX")
+	ln -sfn "$out" "$vmdir/runs/last"
+fi
 pwd > "$out/cwd"
 # The guest does not inherit the environment: pass EQDS_* settings on.
 {
