@@ -21,8 +21,11 @@
 #include "pull.h"
 #include "xmit.h"
 
-/* How long a hole may hold back the packets after it. */
-#define EQDS_REORDER_TIMEOUT_NS	(2 * NSEC_PER_MSEC)
+/*
+ * How long a hole may hold back the packets after it: longer than the delay
+ * skew between paths (plus timer jitter), or spraying shows TCP reordering.
+ */
+#define EQDS_REORDER_TIMEOUT_NS	(4 * NSEC_PER_MSEC)
 /* Acknowledge at least every this many data packets, */
 #define EQDS_ACK_EVERY		16
 /* and no later than this after one, so the tail of a burst is freed. */
