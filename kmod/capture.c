@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Capture: a netfilter hook at POST_ROUTING (last, after conntrack has
- * confirmed the packet) steals locally generated packets to configured EQDS
- * destinations and hands them to the destination's sending queue. Nothing
- * else changes for the host: no device, no routes, no application change.
+ * Capture: a netfilter hook at POST_ROUTING (last) steals locally generated
+ * packets to configured EQDS destinations and hands them to the destination's
+ * sending queue. Nothing else changes for the host: no device, no routes, no
+ * application change.
  *
  * Runs in the context of whoever sends (process or softirq), under RCU.
  */
@@ -19,6 +19,7 @@
 #include <net/tcp.h>
 #include <net/checksum.h>
 #include <net/ndisc.h>
+#include <net/netfilter/nf_conntrack_core.h>
 #include "eqds.h"
 #include "netns.h"
 #include "tunnel.h"
@@ -95,6 +96,14 @@ static unsigned int capture(struct eqds_net *en, struct sk_buff *skb,
 		return NF_ACCEPT;
 	if (!skb_dst(skb) || (skb_dst(skb)->dev->flags & IFF_LOOPBACK))
 		return NF_ACCEPT;
+	/*
+	 * Hooks of equal priority run newest first, so conntrack's confirm
+	 * hook (also last) may come after this one: confirm the connection
+	 * here, or it is never confirmed and a stateful firewall drops the
+	 * replies. (Conntrack helpers do not see these packets.)
+	 */
+	if (IS_ENABLED(CONFIG_NF_CONNTRACK) && nf_conntrack_confirm(skb) != NF_ACCEPT)
+		return NF_DROP;
 	if (l4proto == IPPROTO_TCP)
 		clamp_mss(en, skb, thoff, dst->family);
 	eqds_tx_capture(en, dst, skb);

@@ -7,8 +7,9 @@
  *
  * The rate is the configured pull_rate or, when that is 0, the speed of the
  * device EQDS data arrives on (refreshed once a second in process context,
- * since reading it needs RTNL), less a 2% headroom so the last switch queue
- * drains.
+ * since reading it needs RTNL), less 5%: credit counts IP bytes, the link
+ * also carries Ethernet framing (~2.5% at a 1500-byte MTU), and the rest
+ * lets the last switch queue drain.
  */
 #include <linux/netdevice.h>
 #include <linux/ethtool.h>
@@ -155,7 +156,7 @@ static void update_rate(struct eqds_net *en)
 	rcu_read_lock();
 	mbit = rcu_dereference(en->config)->pull_rate_mbit;
 	rcu_read_unlock();
-	bps = mbit ? (u64)mbit * 1000000 : div_u64(link_rate_bps(en) * 98, 100);
+	bps = mbit ? (u64)mbit * 1000000 : div_u64(link_rate_bps(en) * 95, 100);
 	if (bps == en->link_rate_bps)
 		return;
 	spin_lock_bh(&en->sched_lock);

@@ -131,22 +131,31 @@ static void arm_timer(struct eqds_rxt *t, u64 when)
 static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 		    struct ack_plan *ack)
 {
-	u64 skipped = t->rx.stats.skipped;
-	u32 first_missing = t->rx.rcv_nxt;
+	u64 skipped = t->rx.stats.skipped, before;
+	bool nack = false;
+	u32 first_missing = 0, from, seq;
 	struct sk_buff *skb;
-	u32 seq;
 
-	while (eqds_rx_release(&t->rx, now, EQDS_REORDER_TIMEOUT_NS, &seq)) {
+	for (;;) {
+		from = t->rx.rcv_nxt;
+		before = t->rx.stats.skipped;
+		if (!eqds_rx_release(&t->rx, now, EQDS_REORDER_TIMEOUT_NS, &seq))
+			break;
+		/* A release that skipped a hole started at the old rcv_nxt. */
+		if (t->rx.stats.skipped != before && !nack) {
+			nack = true;
+			first_missing = from;
+		}
 		skb = __skb_dequeue(&t->held);
 		if (WARN_ON_ONCE(!skb))
 			break;
 		__skb_queue_tail(out, skb);
 	}
-	if (t->rx.stats.skipped != skipped) {
+	if (t->rx.stats.skipped != skipped)
 		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED,
 			       t->rx.stats.skipped - skipped);
+	if (nack)
 		plan_ack(t, ack, EQDS_F_NACK, first_missing);
-	}
 	if (t->rx.nheld)
 		arm_timer(t, eqds_rx_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS));
 }

@@ -69,6 +69,7 @@ struct eqds_txt {
 	struct eqds_net *en;
 	struct rcu_head rcu;
 	unsigned long last_used;	/* jiffies, for idle teardown */
+	unsigned long last_heard;	/* jiffies of the last control packet */
 
 	spinlock_t lock;		/* protects the fields below */
 	bool dead;

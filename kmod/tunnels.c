@@ -107,9 +107,26 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
 	return t;
 }
 
-static void txt_remove(struct eqds_net *en, struct eqds_txt *t)
+/* Runs after every RCU reader that could still be sending through t. */
+static void txt_free_rcu(struct rcu_head *head)
+{
+	struct eqds_txt *t = container_of(head, struct eqds_txt, rcu);
+
+	dst_cache_destroy(&t->dst_cache);
+	kfree(t);
+}
+
+/*
+ * Idleness is decided again under the lock: traffic may have come since
+ * the reaper looked. Returns whether t was removed.
+ */
+static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long timeout)
 {
 	spin_lock_bh(&t->lock);
+	if (timeout && !eqds_txt_idle(t, timeout)) {
+		spin_unlock_bh(&t->lock);
+		return false;
+	}
 	t->dead = true;
 	spin_unlock_bh(&t->lock);
 	rhashtable_remove_fast(&en->txts, &t->node, txt_params);
@@ -117,12 +134,17 @@ static void txt_remove(struct eqds_net *en, struct eqds_txt *t)
 	eqds_txt_purge(t);
 	atomic_dec(&en->ntunnels);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, -1ull);
-	kfree_rcu(t, rcu);
+	call_rcu(&t->rcu, txt_free_rcu);
+	return true;
 }
 
-static void rxt_remove(struct eqds_net *en, struct eqds_rxt *t)
+static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long timeout)
 {
 	spin_lock_bh(&t->lock);
+	if (timeout && !eqds_rxt_idle(t, timeout)) {
+		spin_unlock_bh(&t->lock);
+		return false;
+	}
 	t->dead = true;
 	spin_lock(&en->sched_lock);
 	eqds_sched_deactivate(&en->sched, &t->rx.asl);
@@ -134,6 +156,7 @@ static void rxt_remove(struct eqds_net *en, struct eqds_rxt *t)
 	atomic_dec(&en->ntunnels);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, -1ull);
 	kfree_rcu(t, rcu);
+	return true;
 }
 
 /*
@@ -162,8 +185,7 @@ again:
 		if (!all && !eqds_txt_idle(tt, timeout))
 			continue;
 		rhashtable_walk_stop(&it);
-		txt_remove(en, tt);
-		if (!all)
+		if (txt_remove(en, tt, all ? 0 : timeout) && !all)
 			eqds_count(en, EQDS_STATS_A_TUNNELS_REAPED);
 		rhashtable_walk_start(&it);
 	}
@@ -179,8 +201,7 @@ again:
 		if (!all && !eqds_rxt_idle(rt, timeout))
 			continue;
 		rhashtable_walk_stop(&it);
-		rxt_remove(en, rt);
-		if (!all)
+		if (rxt_remove(en, rt, all ? 0 : timeout) && !all)
 			eqds_count(en, EQDS_STATS_A_TUNNELS_REAPED);
 		rhashtable_walk_start(&it);
 	}

@@ -30,6 +30,12 @@ static u64 now_ns(void)
 	return ktime_get_ns();
 }
 
+/* Wall time in microseconds: epochs of later incarnations compare later. */
+static u32 epoch_clock(void)
+{
+	return (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
+}
+
 /* Bytes this packet will put on the wire once encapsulated (and split). */
 static u32 wire_bytes(struct sk_buff *skb, u16 family, u32 nsegs)
 {
@@ -311,7 +317,7 @@ static void restart(struct eqds_txt *t, u64 now)
 		__skb_queue_head(&t->queue, skb);
 	}
 	t->nrtx = 0;
-	eqds_tx_restart(&t->tx, now);
+	eqds_tx_restart(&t->tx, now, epoch_clock());
 	t->rts_due = true;
 	eqds_count(t->en, EQDS_STATS_A_RESTARTS);
 }
@@ -359,6 +365,7 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		spin_unlock_bh(&t->lock);
 		return;
 	}
+	t->last_heard = jiffies;
 	una = t->tx.snd_una;
 	refused = t->tx.credit.refused_bytes;
 	eqds_tx_ctrl(&t->tx, pkt, now, &act);
@@ -419,14 +426,18 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	t->timer.function = txt_timer;
 	t->last_used = jiffies;
+	t->last_heard = jiffies;
 	t->path = get_random_u32();
-	eqds_tx_init(&t->tx, eqds_tx_next_epoch(get_random_u32(), 0), window,
+	eqds_tx_init(&t->tx, eqds_tx_next_epoch(0, epoch_clock()), window,
 		     EQDS_QUANTUM_GUESS, cfg->mode == EQDS_MODE_BURST,
 		     EQDS_RTO_MIN_NS, now_ns());
 	t->rts_due = cfg->mode == EQDS_MODE_RTS;
 }
 
-/* The tunnel is dead and its timer stopped: free what it holds. */
+/*
+ * The tunnel is dead and its timer stopped: free the packets it holds. Its
+ * route cache goes with the tunnel, after RCU readers still sending.
+ */
 void eqds_txt_purge(struct eqds_txt *t)
 {
 	u32 i;
@@ -436,12 +447,17 @@ void eqds_txt_purge(struct eqds_txt *t)
 		kfree_skb(t->inflight[i]);
 		t->inflight[i] = NULL;
 	}
-	dst_cache_destroy(&t->dst_cache);
 }
 
-/* Idle: nothing queued, nothing in flight, unused for the idle timeout. */
+/*
+ * Idle: nothing queued or in flight and unused for the idle timeout; or
+ * the peer has not been heard from for that long (it is gone: what waits
+ * for it would wait forever). Either way the state is soft.
+ */
 bool eqds_txt_idle(struct eqds_txt *t, unsigned long timeout)
 {
+	if (time_after(jiffies, t->last_heard + timeout))
+		return true;
 	return !skb_queue_len(&t->queue) && !eqds_tx_inflight(&t->tx) &&
 	       time_after(jiffies, t->last_used + timeout);
 }

@@ -106,7 +106,7 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 
 	/* An inner packet that cannot fit whole is fragmented outside. */
 	if (data && !skb_is_gso(skb) &&
-	    skb->len + sizeof(*iph) + sizeof(*uh) > dst_mtu(&rt->dst))
+	    skb->len + sizeof(*iph) + sizeof(*uh) + EQDS_DATA_HLEN > dst_mtu(&rt->dst))
 		df = 0;
 
 	skb_scrub_packet(skb, false);
@@ -151,8 +151,14 @@ static int xmit6(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 		 struct in6_addr *daddr, const struct eqds_pkt *hdr,
 		 __be16 dport, u8 tclass)
 {
+	bool big = !skb_is_gso(skb) &&
+		   skb->len + hdr->hlen + sizeof(struct udphdr) + sizeof(struct ipv6hdr) >
+		   dst_mtu(dst);
+
 	skb_scrub_packet(skb, false);
 	skb_clear_hash(skb);
+	/* An inner packet that cannot fit whole is fragmented outside. */
+	skb->ignore_df = big;
 	push_eqds_header(skb, hdr);
 	skb->protocol = htons(ETH_P_IPV6);
 	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, saddr, daddr, tclass,

@@ -62,6 +62,7 @@ eqds_loaded() { [ -d /sys/module/eqds ]; }
 
 # What modprobe would load before eqds.ko (insmod does not resolve them).
 eqds_deps() {
+	modprobe -q nf_conntrack 2>/dev/null
 	modprobe -q udp_tunnel 2>/dev/null
 	modprobe -q ip6_udp_tunnel 2>/dev/null
 }
@@ -234,18 +235,16 @@ link_shaped() {
 }
 
 # qdisc_stat NS IF KIND FIELD: a counter of IF's first qdisc of KIND (tbf,
-# netem, ...) from `tc -s -j qdisc`: drops, packets, bytes, backlog (bytes),
-# qlen, overlimits.
+# netem, ...) as `tc -s qdisc` shows it: bytes, packets, drops, overlimits,
+# requeues, or qlen (packets queued now). Cheap enough to sample in a loop.
 qdisc_stat() {
-	json_get "$(ip netns exec "$1" tc -s -j qdisc show dev "$2")" \
-		"[q.get('$4', 0) for q in j if q['kind'] == '$3'][0]"
-}
-
-# qdisc_qlen NS IF KIND: packets queued in IF's first qdisc of KIND now
-# (cheap enough to sample during a run).
-qdisc_qlen() {
-	ip netns exec "$1" tc -s qdisc show dev "$2" |
-		awk -v k="$3" '$1 == "qdisc" { on = ($2 == k) } on && $1 == "backlog" { sub("p", "", $3); print $3; exit }'
+	ip netns exec "$1" tc -s qdisc show dev "$2" | awk -v k="$3" -v f="$4" '
+		$1 == "qdisc" { on = ($2 == k); next }
+		on && $1 == "Sent" {
+			v["bytes"] = $2; v["packets"] = $4; v["drops"] = $7 + 0
+			v["overlimits"] = $9; v["requeues"] = $11 + 0
+		}
+		on && $1 == "backlog" { sub("p", "", $3); v["qlen"] = $3; print v[f] + 0; exit }'
 }
 
 # if_stat NS IF COUNTER: an interface counter (as `ip -s link` shows them):

@@ -23,18 +23,17 @@ void eqds_tx_init(struct eqds_tx *tx, u32 epoch, u32 window, u32 quantum,
 	eqds_credit_init(&tx->credit, window, quantum, burst_mode ? window : 0);
 }
 
-u32 eqds_tx_next_epoch(u32 prev, u32 entropy)
+u32 eqds_tx_next_epoch(u32 prev, u32 clock)
 {
-	/* Far enough ahead that stragglers of prev are clearly older. */
-	u32 e = prev + 1 + (entropy & 0xffff);
+	u32 e = eqds_seq_after(clock, prev) ? clock : prev + 1;
 
 	return e ? e : 1;
 }
 
-void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns)
+void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock)
 {
 	struct eqds_tx_stats stats = tx->stats;
-	u32 epoch = eqds_tx_next_epoch(tx->epoch, tx->snd_nxt);
+	u32 epoch = eqds_tx_next_epoch(tx->epoch, clock);
 
 	/* A restart begins in RTS mode: the receiver just lost its state. */
 	eqds_tx_init(tx, epoch, tx->credit.window, tx->credit.quantum, false,

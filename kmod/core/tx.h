@@ -70,11 +70,19 @@ struct eqds_tx_actions {
 void eqds_tx_init(struct eqds_tx *tx, u32 epoch, u32 window, u32 quantum,
 		  bool burst_mode, u32 rto_min_ns, u64 now_ns);
 
-/* A newer epoch after a restart; same settings. */
-void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns);
+/*
+ * Epochs come from a clock (the glue's: wall time in microseconds), so a
+ * sender that restarts, or loses its tunnel and makes a new one, picks an
+ * epoch after the one the receiver still knows, and packets of an older
+ * incarnation are recognisably older. The clock wraps in 2^32 units; the
+ * serial comparison holds for half of that.
+ */
 
-/* A fresh epoch number: after prev (serial order) and nonzero. */
-u32 eqds_tx_next_epoch(u32 prev, u32 entropy);
+/* A newer epoch after a restart; same settings. */
+void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock);
+
+/* The epoch to use: clock if it is after prev (serial order), else prev + 1; never 0. */
+u32 eqds_tx_next_epoch(u32 prev, u32 clock);
 
 /*
  * May a packet of bytes/nsegs be sent now? Takes the credit and numbers it

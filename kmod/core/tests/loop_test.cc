@@ -314,7 +314,7 @@ struct sim {
 			if (it != app_of[x.id].end())
 				given_up_apps.insert(it->second);
 		}
-		eqds_tx_restart(&x.tx, now);
+		eqds_tx_restart(&x.tx, now, x.tx.epoch + 1000);
 		x.gained = x.charged = 0;
 		app_of[x.id].clear();
 		given_up[x.id].clear();

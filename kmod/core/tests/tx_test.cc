@@ -419,7 +419,7 @@ TEST_F(tx_fixture, RstRestartsWithANewerEpoch)
 	EXPECT_TRUE(tx.confirmed);
 	u64 acks = tx.stats.bad_acks;
 
-	eqds_tx_restart(&tx, 5000);
+	eqds_tx_restart(&tx, 5000, EPOCH + 77);
 	EXPECT_TRUE(eqds_seq_after(tx.epoch, EPOCH));
 	EXPECT_NE(tx.epoch, 0u);
 	EXPECT_EQ(tx.snd_una, eqds_isn(tx.epoch));
@@ -474,14 +474,19 @@ TEST(TxEpoch, NextEpochIsNewerAndNonzero)
 {
 	for (u32 prev : { 0u, 1u, 0x7fffffffu, 0xfffffff0u, 0xffffffffu,
 			  0xfffeffffu }) {
-		for (u32 entropy : { 0u, 1u, 0xffffu, 0x12345678u, 0xffffffffu }) {
-			u32 e = eqds_tx_next_epoch(prev, entropy);
+		for (u32 clock : { 0u, 1u, 0xffffu, 0x12345678u, 0xffffffffu }) {
+			u32 e = eqds_tx_next_epoch(prev, clock);
 
-			EXPECT_NE(e, 0u) << prev << " " << entropy;
-			EXPECT_TRUE(eqds_seq_after(e, prev)) << prev << " " << entropy;
-			EXPECT_LE(e - prev, 0x10001u);
+			EXPECT_NE(e, 0u) << prev << " " << clock;
+			EXPECT_TRUE(eqds_seq_after(e, prev)) << prev << " " << clock;
+			// The clock is used when it is newer; else the next number.
+			if (eqds_seq_after(clock, prev))
+				EXPECT_EQ(e, clock ? clock : 1u);
+			else
+				EXPECT_LE(e - prev, 2u);
 		}
 	}
-	// Entropy varies the result: restarts of different tunnels spread.
-	EXPECT_NE(eqds_tx_next_epoch(5, 1), eqds_tx_next_epoch(5, 2));
+	// A clock behind prev (or equal) still moves forward by one.
+	EXPECT_EQ(eqds_tx_next_epoch(1000, 999), 1001u);
+	EXPECT_EQ(eqds_tx_next_epoch(1000, 5000), 5000u);
 }
