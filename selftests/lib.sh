@@ -19,6 +19,9 @@ _result() {	# status description [directive]
 }
 
 ok() { _result "ok" "$1"; }
+# todo DESCRIPTION REASON: a known gap, reported as an expected failure
+# (KTAP "# TODO"): visible in every run, not counted as a failure.
+todo() { _result "not ok" "$1" "TODO $2"; _nfail=$((_nfail - 1)); echo "TODO: $1: $2"; }
 fail() { _result "not ok" "$1"; [ $# -gt 1 ] && echo "FAIL: $1: $2"; return 0; }
 skip() { _result "ok" "$1" "SKIP ${2:-}"; }
 
