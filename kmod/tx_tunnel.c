@@ -257,6 +257,14 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	/* Queued packets must not pin the route or the device. */
 	skb_dst_drop(skb);
 	skb->dev = NULL;
+	/*
+	 * Nor the socket's send budget: this queue is the bottleneck TCP is
+	 * meant to see (tail drop, CE marks), as a switch queue would be.
+	 * Left charged, TCP Small Queues would keep about a millisecond of
+	 * data here, and the sender would have to ask for credit ahead of
+	 * data it does not have, then burst when that data comes.
+	 */
+	skb_orphan(skb);
 
 	t = eqds_txt_get(en, peer);
 	if (!t) {
