@@ -36,6 +36,17 @@ static u32 epoch_clock(void)
 	return (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 }
 
+/*
+ * A new tunnel has no previous epoch: it takes the clock as it is. (Asking
+ * eqds_tx_next_epoch() for the successor of 0 gives 1 whenever bit 31 of
+ * the clock is set, so every incarnation would reuse epoch 1 for half of
+ * each 71-minute period.)
+ */
+static u32 first_epoch(void)
+{
+	return epoch_clock() ?: 1;
+}
+
 /* Bytes this packet will put on the wire once encapsulated (and split). */
 static u32 wire_bytes(struct sk_buff *skb, u16 family, u32 nsegs)
 {
@@ -436,7 +447,7 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 	t->last_used = jiffies;
 	t->last_heard = jiffies;
 	t->path = get_random_u32();
-	eqds_tx_init(&t->tx, eqds_tx_next_epoch(0, epoch_clock()), window,
+	eqds_tx_init(&t->tx, first_epoch(), window,
 		     EQDS_QUANTUM_GUESS, cfg->mode == EQDS_MODE_BURST,
 		     EQDS_RTO_MIN_NS, now_ns());
 	t->rts_due = cfg->mode == EQDS_MODE_RTS;
