@@ -44,6 +44,21 @@ vmtest: tools
 demo: module tools
 	selftests/vm/run-vm.sh -- scripts/demo.sh
 
+# Native TCP against TCP over EQDS in one VM boot (Documentation/benchmarks.rst).
+# Only eqdsctl is built, not the test programs. The run directory is
+# $(BUILD)/bench-vm (console.log, bench.md, raw results); the table is copied
+# to $(BUILD)/bench.md.
+BENCH_TIMEOUT ?= 1200
+bench: module $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target eqdsctl -j$(JOBS)
+	@rc=0; selftests/vm/run-vm.sh -o $(BUILD)/bench-vm -t $(BENCH_TIMEOUT) -- \
+		scripts/bench.sh || rc=$$?; \
+	if [ -s $(BUILD)/bench-vm/bench.md ]; then \
+		cp $(BUILD)/bench-vm/bench.md $(BUILD)/bench.md && \
+		echo "bench: table in $(BUILD)/bench.md"; \
+	fi; \
+	exit $$rc
+
 install: module tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules_install
 	depmod -a
@@ -57,4 +72,4 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps module tools check unit fuzz static vmtest demo install dkms-install clean
+.PHONY: all deps module tools check unit fuzz static vmtest demo bench install dkms-install clean
