@@ -209,16 +209,17 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
  * TCP's own control loop needs a queue that drops or marks: tail drop when
  * full, and CE marks for ECN-capable packets once the queue is half full,
  * which ECN-capable TCP (DCTCP-style step marking) reacts to before a drop.
- * The limit counts MTU-sized packets, so a 64 KB GSO packet weighs as the
- * segments it carries: limit * EQDS_QUANTUM bytes on the wire.
+ * The limit counts packets as TCP hands them down, a GSO packet as one, as
+ * a qdisc's packet limit does: counted in MTU-sized packets, a limit of 100
+ * held two 64 KB TSO packets and made TCP lose whole bursts.
  */
-static bool admit(struct eqds_txt *t, struct sk_buff *skb, u32 bytes, u32 limit)
+static bool admit(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
 {
-	u64 cap = (u64)limit * EQDS_QUANTUM;
+	u32 qlen = skb_queue_len(&t->queue);
 
-	if (t->queued_bytes + bytes > cap && skb_queue_len(&t->queue))
+	if (qlen >= limit)
 		return false;
-	if (t->queued_bytes * 2 >= cap)
+	if (qlen * 2 >= limit)
 		INET_ECN_set_ce(skb);
 	return true;
 }
@@ -229,7 +230,7 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
 	u32 nsegs = gso_nsegs(skb);
 	u32 bytes = wire_bytes(skb, t->peer.family, nsegs);
 
-	if (!admit(t, skb, bytes, limit)) {
+	if (!admit(t, skb, limit)) {
 		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUE_FULL);
 		eqds_count(t->en, EQDS_STATS_A_TX_DROPS);
 		kfree_skb(skb);
