@@ -25,11 +25,11 @@
 #define EQDS_PACER_MIN_NS	(10 * NSEC_PER_USEC)
 /*
  * The most credit one timer expiry may grant: what accrues at the rate over
- * a late expiry (up to 200 us), and never less than one sender's turn. A
+ * a late expiry (up to 1 ms), and never less than one sender's turn. A
  * larger bound turns a late timer into a burst that a shallow switch buffer
  * in front of the receiver cannot take.
  */
-#define EQDS_PACER_LATE_NS	(200 * NSEC_PER_USEC)
+#define EQDS_PACER_LATE_NS	(1000 * NSEC_PER_USEC)
 #define EQDS_PACER_MIN_BURST	(EQDS_SCHED_MAX_QUANTA * EQDS_QUANTUM)
 #define EQDS_GRANTS_PER_RUN	16
 #define EQDS_DEFAULT_LINK_MBIT	10000
