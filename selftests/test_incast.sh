@@ -1,17 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Incast: 8 senders send to one receiver at once through a switch whose port
-# towards the receiver is a 200 Mbit/s bottleneck with a shallow buffer (30
-# packets). Over EQDS the receiver pulls a little below the bottleneck, so
-# the queue stays near empty, the switch drops (nearly) nothing and every
-# sender gets its fair share. The same run without EQDS is printed beside.
+# towards the receiver is a 100 Mbit/s bottleneck (slow enough for the
+# emulator to fill natively) with a shallow buffer of 30 packets. Over EQDS
+# the receiver pulls a little below the bottleneck, so the queue stays near
+# empty, the switch drops (nearly) nothing and every sender gets its fair
+# share. The same run without EQDS is printed beside.
 #
-#   s1..s8 (10.0.i.1) -- sw -- tbf 200mbit, 30 packets --> rcv (10.9.0.1)
+#   s1..s8 (10.0.i.1) -- sw -- tbf 100mbit, 30 packets --> rcv (10.9.0.1)
 source "$(dirname "$0")/lib.sh"
 trap ns_del_all EXIT
 N=${EQDS_INCAST_SENDERS:-8}
 SECS=${EQDS_INCAST_SECS:-10}
-RATE=${EQDS_INCAST_MBIT:-200}
+RATE=${EQDS_INCAST_MBIT:-100}
 PULL=${EQDS_INCAST_PULL:-$((RATE * 95 / 100))}
 BUF=${EQDS_INCAST_BUF:-30}
 
@@ -51,7 +52,7 @@ run() {
 	(
 		sleep 2
 		for _ in $(seq $((SECS * 5 - 10))); do
-			qdisc_stat sw swr tbf qlen
+			echo "$(qdisc_stat sw swr tbf qlen) $(qdisc_stat sw swr tbf drops)"
 			sleep 0.2
 		done
 	) > $samples &
@@ -78,8 +79,11 @@ PY
 	res_jain=$(jain "${res_mbit[@]}")
 	res_drops=$(($(qdisc_stat sw swr tbf drops) - d0))
 	res_pkts=$(($(qdisc_stat sw swr tbf packets) - p0))
-	res_qmax=$(sort -n $samples | tail -1)
+	res_qmax=$(sort -n $samples | tail -1 | cut -d' ' -f1)
 	res_qavg=$(awk '{s += $1; n++} END {printf "%.1f", n ? s / n : 0}' $samples)
+	# When the drops happened: in how many 0.2 s samples, and the most in one.
+	res_dropt=$(awk 'NR > 1 && $2 > d {n++; if ($2 - d > m) m = $2 - d} {d = $2}
+		END {printf "drops in %d of %d samples, at most %d in one", n, NR - 1, m}' $samples)
 	# The worst sender's distance from the fair share, in percent.
 	res_dev=$(echo "${res_mbit[@]}" | awk '{for (i = 1; i <= NF; i++) s += $i; f = s / NF;
 		for (i = 1; i <= NF; i++) { d = ($i - f) / f * 100; if (d < 0) d = -d; if (d > m) m = d }
@@ -88,7 +92,8 @@ PY
 	echo "[${SECONDS}s] $label: per sender ${res_mbit[*]} Mbit/s; total $res_total Mbit/s;" \
 		"Jain $res_jain; worst sender ${res_dev}% from the fair share;" \
 		"bottleneck: $res_drops drops of $((res_pkts + res_drops)) packets," \
-		"queue max ${res_qmax:-?} avg ${res_qavg} packets; TCP retransmits $res_retx"
+		"queue max ${res_qmax:-?} avg ${res_qavg} packets ($res_dropt);" \
+		"TCP retransmits $res_retx"
 }
 
 # --- over EQDS ---

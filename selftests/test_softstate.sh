@@ -19,7 +19,7 @@ wait_until() {
 		sleep 0.1
 	done
 }
-stat_is() { [ "$(stat "$1" "$2")" "$3" "$4" ]; }
+stat_is() { test "$(stat "$1" "$2")" "$3" "$4"; }
 
 check "load eqds" eqds_load
 two_hosts || { fail "two hosts"; exit 1; }
