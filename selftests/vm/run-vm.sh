@@ -10,7 +10,8 @@
 # The guest may leave artifacts in /run/vm/out (on the host: the run directory
 # printed at the end). Environment: EQDS_VM_ACCEL=tcg|kvm (default: kvm when
 # /dev/kvm works, else tcg), EQDS_VM_APPEND (extra kernel arguments),
-# EQDS_VM_DIR (cache and run directory, default build/vm). Other EQDS_*
+# EQDS_VM_DIR (cache and run directory, default build/vm), EQDS_VM_LOCK
+# (lock file serialising guests, default /tmp/eqds-vm.lock). Other EQDS_*
 # variables are passed on to the command in the guest.
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
@@ -23,11 +24,11 @@ while getopts "t:m:s:o:q" o; do
 	s) smp=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	q) quiet=1 ;;
-	*) sed -n '3,14p' "$0" >&2; exit 2 ;;
+	*) sed -n '3,15p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '3,14p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '3,15p' "$0" >&2; exit 2; }
 
 kver=$("$top/scripts/test-kernel.sh") || exit 2
 vmdir=${EQDS_VM_DIR:-$top/build/vm}
@@ -95,6 +96,13 @@ qemu=(qemu-system-x86_64 "${acc[@]}" -smp "$smp" -m "$mem" -M pc
 	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
 	-fsdev local,id=out,path="$out",security_model=none
 	-device virtio-9p-pci,fsdev=out,mount_tag=out)
+# One guest at a time: two emulated guests on a small machine starve each
+# other's timers and the timing-sensitive tests fail for no reason of theirs.
+exec 9> "${EQDS_VM_LOCK:-/tmp/eqds-vm.lock}"
+if ! flock -n 9; then
+	echo "run-vm: waiting for another guest to finish" >&2
+	flock 9
+fi
 t0=$(date +%s)
 if [ "$quiet" = 1 ]; then
 	timeout -k 5 "$timeout_s" "${qemu[@]}" < /dev/null > "$out/console.log" 2>&1
