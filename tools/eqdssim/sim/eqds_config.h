@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+// A simulated host's EQDS settings. The first group are the module's
+// configuration (uapi/linux/eqds.h defaults, set with eqdsctl); the second
+// are constants of the kernel glue, copied here with the file they come
+// from, because kmod/*.c cannot be included in userspace. If the glue
+// changes one of them, change it here too.
+#pragma once
+
+#include <cstdint>
+#include <linux/eqds.h>
+
+#include "event_queue.h"
+
+namespace eqdssim {
+
+struct EqdsConfig {
+	// Module configuration.
+	uint32_t window_pkts = EQDS_DEFAULT_WINDOW;	// credit window, packets
+	uint32_t queue_limit = EQDS_DEFAULT_QUEUE_LIMIT;	// per-destination queue
+	bool burst_mode = false;			// EQDS_MODE_BURST
+	uint64_t pull_rate_bps = 0;			// 0: 95% of the host link
+
+	// kmod/pull.h, kmod/pull.c
+	uint32_t quantum = 1536;			// EQDS_QUANTUM
+	SimTime pacer_min_interval = 10 * kUs;		// EQDS_PACER_MIN_NS
+	SimTime pacer_late = 1 * kMs;			// EQDS_PACER_LATE_NS
+	uint32_t grants_per_run = 16;			// EQDS_GRANTS_PER_RUN
+	uint32_t pull_rate_percent = 95;		// link speed less 5%
+	// kmod/tx_tunnel.c, kmod/tunnel.h
+	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
+	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
+	uint32_t rtx_max = 16;				// EQDS_RTX_MAX
+	// kmod/rx_tunnel.c
+	SimTime reorder_timeout = 4 * kMs;		// EQDS_REORDER_TIMEOUT_NS
+	uint32_t ack_every = 16;			// EQDS_ACK_EVERY
+	SimTime ack_delay = 1 * kMs;			// EQDS_ACK_DELAY_NS
+};
+
+}  // namespace eqdssim

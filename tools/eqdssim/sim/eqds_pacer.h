@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+// A host's pull pacer: kmod/pull.c around the core's struct eqds_sched.
+// The timer runs no more often than every 10 us (the module's hrtimer
+// floor), computes the credit due from the time elapsed, and grants it over
+// the active sender list, at most 16 pulls per expiry.
+#pragma once
+
+#include <cstdint>
+
+#include "pacer.h"
+#include "timer.h"
+
+namespace eqdssim {
+
+class Host;
+
+class PullPacer {
+public:
+	explicit PullPacer(Host &host);
+
+	// Set the rate from the configuration or the link (pull.c's update_rate()).
+	void configure();
+	// A sender joined the list: make sure the pacer runs (eqds_pacer_kick()).
+	void kick();
+	struct eqds_sched &sched() { return sched_; }
+	const struct eqds_sched &sched() const { return sched_; }
+
+private:
+	void run();	// pull.c's pacer_fn()
+
+	Host &host_;
+	struct eqds_sched sched_;
+	bool armed_ = false;
+	Timer timer_;
+};
+
+}  // namespace eqdssim

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+// One receiving tunnel of a simulated host: what kmod/rx_tunnel.c does
+// around the core's struct eqds_rx (epoch checks, demand to the pull
+// scheduler, hold/release through the reorder window, ACK every 16 packets
+// or after 1 ms, NACK of a hole given up on, duplicate re-ack).
+#pragma once
+
+#include <cstdint>
+
+#include "app.h"
+#include "rx.h"
+#include "timer.h"
+
+namespace eqdssim {
+
+class Host;
+class ReceiverTunnel;
+
+// The core state and a way back to its tunnel: the pacer hands out
+// eqds_asl_node pointers (as the module's container_of() walks back from
+// them), and offsetof() is only defined on standard-layout types.
+struct RxCore {
+	struct eqds_rx rx;	// first member: &core == &core.rx
+	ReceiverTunnel *owner;
+};
+
+class ReceiverTunnel {
+public:
+	ReceiverTunnel(Host &host, uint32_t peer);
+	~ReceiverTunnel();
+
+	// A data packet or RTS from the peer, already decoded (eqds_rx_data_rcv
+	// after the tunnel lookup). Returns false if the packet was refused
+	// with an RST because the epoch is unknown.
+	void data_rcv(const struct eqds_pkt &pkt, const AppData &app, uint32_t ip_bytes, bool ce);
+	// Number quanta more pulls (eqds_rxt_pull_grant); returns the last.
+	uint32_t pull_grant(uint32_t quanta);
+	// What a pull packet carries besides the pull (pull.c's send_pull).
+	void fill_pull(struct eqds_pkt *pkt);
+
+	static ReceiverTunnel *from_asl(struct eqds_asl_node *node);
+
+	uint32_t peer() const { return peer_; }
+	const struct eqds_rx &rx() const { return core_.rx; }
+	struct eqds_rx &rx() { return core_.rx; }
+	// Data wire bytes received in the current epoch (credit audit).
+	uint64_t epoch_rx_bytes() const { return epoch_rx_bytes_; }
+
+private:
+	struct AckPlan {
+		bool send = false;
+		uint8_t flags = 0;
+		uint32_t ack = 0;
+		uint64_t sack = 0;
+		uint32_t epoch = 0;
+		uint8_t path = 0;
+	};
+	struct Held {
+		AppData app;
+		bool used;
+	};
+
+	void plan_ack(AckPlan *a, uint8_t extra, uint32_t nack_seq);
+	void send_ack(const AckPlan &a);
+	void release(SimTime now, AckPlan *ack);
+	void new_epoch(uint32_t epoch);
+	void demand(uint16_t pull_target);
+	void deliver(const AppData &app, bool late);
+	void arm_timer(SimTime when);
+	void on_timer();
+
+	Host &host_;
+	uint32_t peer_;
+	RxCore core_;
+	Held held_[EQDS_RX_SLOTS];
+	uint8_t path_ = 0;
+	uint64_t epoch_rx_bytes_ = 0;
+	Timer timer_;
+};
+
+}  // namespace eqdssim

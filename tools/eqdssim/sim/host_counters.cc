@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "host_counters.h"
+
+#include <algorithm>
+
+namespace eqdssim {
+
+void HostCounters::add(const HostCounters &o)
+{
+	tx_data += o.tx_data;
+	retransmits += o.retransmits;
+	timeouts += o.timeouts;
+	rts_sent += o.rts_sent;
+	restarts += o.restarts;
+	rsts_sent += o.rsts_sent;
+	rsts_rcvd += o.rsts_rcvd;
+	nacks_sent += o.nacks_sent;
+	nacks_rcvd += o.nacks_rcvd;
+	acks_sent += o.acks_sent;
+	pulls_sent += o.pulls_sent;
+	pull_quanta_sent += o.pull_quanta_sent;
+	pulls_rcvd += o.pulls_rcvd;
+	credit_refused += o.credit_refused;
+	drop_queue_full += o.drop_queue_full;
+	drop_stale += o.drop_stale;
+	drop_unknown += o.drop_unknown;
+	drop_dup += o.drop_dup;
+	drop_window += o.drop_window;
+	drop_trimmed += o.drop_trimmed;
+	decode_errors += o.decode_errors;
+	reorder_held += o.reorder_held;
+	reorder_late += o.reorder_late;
+	reorder_skipped += o.reorder_skipped;
+	rx_delivered += o.rx_delivered;
+	ce_rcvd += o.ce_rcvd;
+	max_reorder_depth = std::max(max_reorder_depth, o.max_reorder_depth);
+}
+
+}  // namespace eqdssim
