@@ -23,9 +23,11 @@
 
 /*
  * How long a hole may hold back the packets after it: longer than the delay
- * skew between paths (plus timer jitter), or spraying shows TCP reordering.
+ * skew between paths (plus timer jitter), or spraying shows TCP reordering,
+ * and long enough for a hole NACKed halfway (eqds_rx_nack_after) to be
+ * resent, or TCP sees the loss.
  */
-#define EQDS_REORDER_TIMEOUT_NS	(4 * NSEC_PER_MSEC)
+#define EQDS_REORDER_TIMEOUT_NS	(16 * NSEC_PER_MSEC)
 /* Acknowledge at least every this many data packets, */
 #define EQDS_ACK_EVERY		16
 /* and no later than this after one, so the tail of a burst is freed. */
@@ -36,43 +38,83 @@ static u64 now_ns(void)
 	return ktime_get_ns();
 }
 
-/* What an ack sent after the lock is dropped will say. */
-struct ack_plan {
-	bool send;
+/* NACKs one arrival or timer expiry may send; the rest wait for the next. */
+#define EQDS_NACK_BURST	8
+
+/* A control packet sent after the lock is dropped. */
+struct ctrl_msg {
 	u8 flags;
+	u8 path;
 	u32 ack;
 	u64 sack;
-	u32 epoch;
-	u8 path;
 };
 
-static void plan_ack(struct eqds_rxt *t, struct ack_plan *a, u8 extra, u32 nack_seq)
+/*
+ * What to send once the lock is dropped: an acknowledgment (send; it may
+ * carry the first NACK) and NACKs of further holes, which acknowledge
+ * nothing.
+ */
+struct ack_plan {
+	bool send;
+	u8 nnacks;
+	u32 epoch;
+	struct ctrl_msg ack;
+	struct ctrl_msg nack[EQDS_NACK_BURST];
+};
+
+static void plan(struct eqds_rxt *t, struct ack_plan *a, u8 extra, u32 ack,
+		 u64 sack)
 {
 	a->send = true;
-	a->flags = EQDS_F_SYN | EQDS_F_ACK | extra;
-	a->ack = (extra & EQDS_F_NACK) ? nack_seq : t->rx.rcv_nxt;
-	a->sack = (extra & EQDS_F_NACK) ? 0 : eqds_rx_sack(&t->rx);
-	if (a->sack)
-		a->flags |= EQDS_F_SACK;
 	a->epoch = t->rx.epoch;
-	a->path = t->path++;
+	a->ack.flags = EQDS_F_SYN | EQDS_F_ACK | extra | (sack ? EQDS_F_SACK : 0);
+	a->ack.ack = ack;
+	a->ack.sack = sack;
+	a->ack.path = t->path++;
 	t->rx.since_ack = 0;
 }
 
-static void send_ack(struct eqds_rxt *t, const struct ack_plan *a)
+static void plan_ack(struct eqds_rxt *t, struct ack_plan *a)
+{
+	plan(t, a, 0, t->rx.rcv_nxt, eqds_rx_sack(&t->rx));
+}
+
+/* A hole beyond rcv_nxt: a NACK that acknowledges nothing. */
+static void plan_nack(struct eqds_rxt *t, struct ack_plan *a, u32 seq, u64 sack)
+{
+	struct ctrl_msg *m = &a->nack[a->nnacks++];
+
+	a->epoch = t->rx.epoch;
+	m->flags = EQDS_F_NACK | (sack ? EQDS_F_SACK : 0);
+	m->ack = seq;
+	m->sack = sack;
+	m->path = t->path++;
+}
+
+static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct ctrl_msg *m)
 {
 	struct eqds_pkt pkt = {};
 
 	pkt.type = EQDS_TYPE_CTRL;
 	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = a->flags;
-	pkt.epoch = a->epoch;
-	pkt.path_id = a->path;
-	pkt.ctrl.ack = a->ack;
-	pkt.ctrl.sack = a->sack;
+	pkt.flags = m->flags;
+	pkt.epoch = epoch;
+	pkt.path_id = m->path;
+	pkt.ctrl.ack = m->ack;
+	pkt.ctrl.sack = m->sack;
 	if (eqds_xmit_ctrl(t->en, &t->local, &t->peer, &pkt) == 0)
-		eqds_count(t->en, a->flags & EQDS_F_NACK ?
+		eqds_count(t->en, m->flags & EQDS_F_NACK ?
 			   EQDS_STATS_A_NACKS_SENT : EQDS_STATS_A_ACKS_SENT);
+}
+
+static void send_acks(struct eqds_rxt *t, const struct ack_plan *a)
+{
+	u8 i;
+
+	if (a->send)
+		send_ctrl(t, a->epoch, &a->ack);
+	for (i = 0; i < a->nnacks; i++)
+		send_ctrl(t, a->epoch, &a->nack[i]);
 }
 
 /* Tell a sender we hold no state for its epoch: it restarts. */
@@ -125,13 +167,15 @@ static void arm_timer(struct eqds_rxt *t, u64 when)
 }
 
 /*
- * Move what the reorder state releases to out. A hole given up on is
- * NACKed, so the sender resends it; it will be delivered late.
+ * Move what the reorder state releases to out. A hole that has waited
+ * longer than holes take to fill is NACKed while the packets after it are
+ * still held; one given up on is NACKed too (the sender resends it, it is
+ * delivered late).
  */
 static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 		    struct ack_plan *ack)
 {
-	u64 skipped = t->rx.stats.skipped, before;
+	u64 skipped = t->rx.stats.skipped, before, sack, when, nack_when;
 	bool nack = false;
 	u32 first_missing = 0, from, seq;
 	struct sk_buff *skb;
@@ -155,9 +199,20 @@ static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED,
 			       t->rx.stats.skipped - skipped);
 	if (nack)
-		plan_ack(t, ack, EQDS_F_NACK, first_missing);
-	if (t->rx.nheld)
-		arm_timer(t, eqds_rx_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS));
+		plan(t, ack, EQDS_F_NACK, first_missing, 0);
+	while (ack->nnacks < EQDS_NACK_BURST &&
+	       eqds_rx_nack(&t->rx, now, EQDS_REORDER_TIMEOUT_NS, &seq, &sack)) {
+		/* The hole at rcv_nxt: the acknowledgment names it. */
+		if (seq == t->rx.rcv_nxt && !nack)
+			plan(t, ack, EQDS_F_NACK, seq, sack);
+		else
+			plan_nack(t, ack, seq, sack);
+	}
+	if (t->rx.nheld) {
+		when = eqds_rx_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS);
+		nack_when = eqds_rx_nack_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS);
+		arm_timer(t, nack_when ? min(when, nack_when) : when);
+	}
 }
 
 /* A new epoch from the sender: everything held belongs to the old one. */
@@ -262,7 +317,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			return;
 		}
 		new_epoch(t, pkt->epoch);
-		plan_ack(t, &ack, 0, 0);
+		plan_ack(t, &ack);
 	}
 	t->local = *local;
 	t->last_used = jiffies;
@@ -271,7 +326,8 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	if (!nsegs) {
 		consume_skb(skb);	/* RTS: demand only */
 	} else {
-		switch (eqds_rx_data(&t->rx, seq, nsegs, now)) {
+		switch (eqds_rx_packet(&t->rx, seq, nsegs,
+				       pkt->flags & EQDS_F_RTX, now)) {
 		case EQDS_RX_DELIVER:
 			__skb_queue_tail(&out, skb);
 			break;
@@ -285,7 +341,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			break;
 		case EQDS_RX_DUP:
 			drop(en, skb, EQDS_STATS_A_DROP_DUP);
-			plan_ack(t, &ack, 0, 0);
+			plan_ack(t, &ack);
 			break;
 		default:
 			drop(en, skb, EQDS_STATS_A_DROP_WINDOW);
@@ -293,15 +349,14 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		}
 		release(t, now, &out, &ack);
 		if (!ack.send && t->rx.since_ack >= EQDS_ACK_EVERY)
-			plan_ack(t, &ack, 0, 0);
+			plan_ack(t, &ack);
 		else if (!ack.send && t->rx.since_ack)
 			arm_timer(t, now + EQDS_ACK_DELAY_NS);
 	}
 	spin_unlock(&t->lock);
 
 	deliver(en, &out);
-	if (ack.send)
-		send_ack(t, &ack);
+	send_acks(t, &ack);
 }
 
 static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
@@ -316,11 +371,10 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 	if (!t->dead)
 		release(t, now_ns(), &out, &ack);
 	if (!ack.send && !t->dead && t->rx.since_ack)
-		plan_ack(t, &ack, 0, 0);
+		plan_ack(t, &ack);
 	spin_unlock_bh(&t->lock);
 	deliver(t->en, &out);
-	if (ack.send)
-		send_ack(t, &ack);
+	send_acks(t, &ack);
 	rcu_read_unlock();
 	return HRTIMER_NORESTART;
 }

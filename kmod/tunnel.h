@@ -55,7 +55,7 @@ static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)
 	return (struct eqds_skb_cb *)skb->cb;
 }
 
-#define EQDS_RTX_MAX	16	/* seqs waiting to be retransmitted */
+#define EQDS_RTX_MAX	32	/* seqs waiting to be retransmitted */
 
 /*
  * Sending side of one destination.

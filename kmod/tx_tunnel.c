@@ -17,6 +17,7 @@
 #include "eqds.h"
 #include "netns.h"
 #include "tunnel.h"
+#include "core/seq.h"
 #include "tunnels.h"
 #include "xmit.h"
 #include "pull.h"
@@ -135,7 +136,8 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 				break;
 			copy = skb_clone(skb, GFP_ATOMIC);
 			if (copy) {
-				set_header(t, copy, eqds_tx_data_flags(&t->tx), now);
+				set_header(t, copy, eqds_tx_data_flags(&t->tx) |
+					   EQDS_F_RTX, now);
 				__skb_queue_tail(out, copy);
 				eqds_count(en, EQDS_STATS_A_RETRANSMITS);
 			}
@@ -365,6 +367,21 @@ static void add_rtx(struct eqds_txt *t, u32 seq)
 		t->rtx[t->nrtx++] = seq;
 }
 
+/* The other holes a NACK's SACK bitmap shows: packets starting there. */
+static void add_nack_holes(struct eqds_txt *t, const struct eqds_tx_actions *act)
+{
+	u32 seq = act->retransmit_seq + 1, end = seq + 64;
+	struct sk_buff *skb;
+
+	if (!act->nack_sack)
+		return;
+	for (; seq != end && eqds_seq_before(seq, t->tx.snd_nxt); seq++) {
+		skb = t->inflight[eqds_tx_slot(seq)];
+		if (skb && eqds_cb(skb)->seq == seq && eqds_tx_nack_hole(act, seq))
+			add_rtx(t, seq);
+	}
+}
+
 void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		      const struct eqds_pkt *pkt)
 {
@@ -404,6 +421,7 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		if (act.retransmit) {
 			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
 			add_rtx(t, act.retransmit_seq);
+			add_nack_holes(t, &act);
 		}
 	}
 	pump(t, now, &out);

@@ -30,6 +30,11 @@ for r in r1 r2; do ip netns exec $r sysctl -qw net.ipv4.fib_multipath_hash_polic
 multipath_route r1 10.0.2.0/24 "${gw1[@]}"
 multipath_route r2 10.0.1.0/24 "${gw2[@]}"
 check "native ping across the routers" ip netns exec a ping -c 2 -i 0.2 -W 2 -q 10.0.2.1
+# ECN-capable TCP in every run: a full EQIF queue then marks instead of
+# dropping, so retransmissions count reordering damage, not TCP probing
+# for its bottleneck (natively the same setting changes nothing: there is
+# no queue to mark).
+for h in a b; do ip netns exec $h sysctl -qw net.ipv4.tcp_ecn=1; done
 
 # Times a's TCP detected reordering (SACK, timestamps or dupacks).
 reorder_events() {
@@ -67,8 +72,9 @@ run() {
 }
 
 # --- TCP over EQDS ---
-check "a sends to b over EQDS" ctl a set dests 10.0.2.1/32
-check "b sends to a over EQDS" ctl b set dests 10.0.1.1/32
+# A window that covers the path's bandwidth-delay product (a few ms here).
+check "a sends to b over EQDS" ctl a set dests 10.0.2.1/32 window 500
+check "b sends to a over EQDS" ctl b set dests 10.0.1.1/32 window 500
 check "ping over EQDS" ip netns exec a ping -c 3 -i 0.2 -W 2 -q 10.0.2.1
 run "EQDS sprayed"
 eqds_mbit=$res_mbit eqds_retx=$res_retx eqds_segs=$res_segs eqds_reord=$res_reord
@@ -86,8 +92,8 @@ for i in $(seq $NPATH); do [ "${res_share[i]}" -lt "$least" ] && least=${res_sha
 echo "a: $(eqds_stats a)"
 echo "b: $(eqds_stats b)"
 echo "b reorder: held $(stat b reorder_held), late $(stat b reorder_late)," \
-	"skipped $(stat b reorder_skipped); a: eqds retransmits $(stat a retransmits)," \
-	"timeouts $(stat a timeouts)"
+	"skipped $(stat b reorder_skipped), nacks $(stat b nacks_sent); a: eqds retransmits" \
+	"$(stat a retransmits), timeouts $(stat a timeouts), queue drops $(stat a drop_queue_full)"
 
 # --- native TCP, ECMP (one flow hashes to one path) ---
 check "a: no EQDS destinations" ctl a set dests none

@@ -13,6 +13,7 @@ void eqds_rx_init(struct eqds_rx *rx, u32 epoch, u32 window_quanta, u32 weight)
 	memset(rx, 0, sizeof(*rx));
 	rx->epoch = epoch;
 	rx->rcv_nxt = eqds_isn(epoch);
+	rx->nack_hi = rx->rcv_nxt;
 	/*
 	 * Nothing before the first seq was ever sent, so nothing behind was
 	 * given up on: a packet there is a duplicate (or forged), not late.
@@ -46,6 +47,9 @@ static void advance(struct eqds_rx *rx, u32 n, u8 mark)
  */
 static void rearm(struct eqds_rx *rx, u64 now_ns)
 {
+	/* Keep nack_hi near rcv_nxt so serial comparisons with it stay valid. */
+	if (eqds_seq_after(rx->rcv_nxt, rx->nack_hi))
+		rx->nack_hi = rx->rcv_nxt;
 	if (rx->nheld && !eqds_seq_before(rx->rcv_nxt, rx->gap_end)) {
 		rx->gap_since_ns = now_ns;
 		rx->gap_end = rx->hold_hi;
@@ -57,8 +61,22 @@ static bool is_held(u8 v)
 	return v >= 1 && v <= EQDS_MAX_SEGS;
 }
 
-enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq, u32 nsegs,
-				  u64 now_ns)
+/*
+ * A hole filled without a NACK after waiting ns: a decaying maximum, so one
+ * slow path raises the estimate at once and it relaxes over tens of holes.
+ */
+static void learn_skew(struct eqds_rx *rx, u64 ns)
+{
+	u32 obs = (u32)eqds_min_u64(ns, 0xffffffffu);
+
+	if (obs >= rx->skew_ns)
+		rx->skew_ns = obs;
+	else
+		rx->skew_ns -= (rx->skew_ns - obs) >> 5;
+}
+
+enum eqds_rx_verdict eqds_rx_packet(struct eqds_rx *rx, u32 seq, u32 nsegs,
+				    bool retransmit, u64 now_ns)
 {
 	s32 d = eqds_seq_diff(seq, rx->rcv_nxt);
 	u32 i;
@@ -93,6 +111,8 @@ enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq, u32 nsegs,
 		if (rx->slot[eqds_rx_slot(seq + i)] != EQDS_RX_S_EMPTY)
 			goto dup;
 	if (d == 0) {
+		if (rx->nheld && !retransmit)
+			learn_skew(rx, eqds_time_since(now_ns, rx->gap_since_ns));
 		advance(rx, nsegs, EQDS_RX_S_DONE);
 		rearm(rx, now_ns);
 		return EQDS_RX_DELIVER;
@@ -105,6 +125,8 @@ enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq, u32 nsegs,
 		rx->gap_since_ns = now_ns;
 		rx->gap_end = seq + nsegs;
 		rx->hold_hi = seq + nsegs;
+		rx->nack_since_ns = now_ns;
+		rx->nack_end = seq + nsegs;
 	} else if (eqds_seq_after(seq + nsegs, rx->hold_hi)) {
 		rx->hold_hi = seq + nsegs;
 	}
@@ -159,4 +181,95 @@ u64 eqds_rx_sack(const struct eqds_rx *rx)
 		if (rx->slot[eqds_rx_slot(rx->rcv_nxt + 1 + i)] != EQDS_RX_S_EMPTY)
 			map |= 1ull << i;
 	return map;
+}
+
+u64 eqds_rx_nack_after(const struct eqds_rx *rx, u64 timeout_ns)
+{
+	u64 after = (u64)rx->skew_ns + (rx->skew_ns >> 1) + EQDS_RX_NACK_SLACK_NS;
+
+	if (after > timeout_ns / 2)
+		after = timeout_ns / 2;
+	if (after < EQDS_RX_NACK_MIN_NS)
+		after = EQDS_RX_NACK_MIN_NS;
+	return after;
+}
+
+/*
+ * Holes are NACKed in batches of their own, like the release batches but
+ * not tied to them: every hole before nack_end, once nack_since_ns is
+ * nack_after old. When one is done, the holes before the furthest packet
+ * held at that moment form the next. So a hole is reported at most two
+ * NACK delays after it appeared, however many holes are before it.
+ */
+static bool nack_pending(const struct eqds_rx *rx)
+{
+	return rx->nheld && eqds_seq_before(rx->nack_hi, rx->nack_end);
+}
+
+/* The batch is done: the next is what is held beyond it, from now. */
+static void next_nack_batch(struct eqds_rx *rx, u64 now_ns)
+{
+	if (eqds_seq_before(rx->nack_end, rx->hold_hi)) {
+		rx->nack_since_ns = now_ns;
+		rx->nack_end = rx->hold_hi;
+	}
+}
+
+u64 eqds_rx_nack_deadline(const struct eqds_rx *rx, u64 timeout_ns)
+{
+	if (!nack_pending(rx))
+		return 0;
+	return rx->nack_since_ns + eqds_rx_nack_after(rx, timeout_ns);
+}
+
+/*
+ * The SACK bitmap relative to base (a hole at or after rcv_nxt): bit i set
+ * when base + 1 + i is held. Slots beyond the ahead region describe seqs
+ * behind rcv_nxt and are left out.
+ */
+static u64 sack_from(const struct eqds_rx *rx, u32 base)
+{
+	u32 i, room = EQDS_RX_AHEAD - 1 - (base - rx->rcv_nxt);
+	u64 map = 0;
+
+	for (i = 0; i < 64 && i < room; i++)
+		if (rx->slot[eqds_rx_slot(base + 1 + i)] != EQDS_RX_S_EMPTY)
+			map |= 1ull << i;
+	return map;
+}
+
+bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
+		  u64 *sack)
+{
+	u32 s, top;
+	u64 map;
+
+	if (!rx->nheld)
+		return false;
+	if (!nack_pending(rx)) {
+		next_nack_batch(rx, now_ns);
+		return false;
+	}
+	if (eqds_time_since(now_ns, rx->nack_since_ns) <
+	    eqds_rx_nack_after(rx, timeout_ns))
+		return false;
+	/* rearm() keeps nack_hi from lagging rcv_nxt. */
+	for (s = rx->nack_hi; eqds_seq_before(s, rx->nack_end); s++)
+		if (rx->slot[eqds_rx_slot(s)] == EQDS_RX_S_EMPTY)
+			break;
+	if (!eqds_seq_before(s, rx->nack_end)) {
+		rx->nack_hi = s;
+		next_nack_batch(rx, now_ns);
+		return false;
+	}
+	map = sack_from(rx, s);
+	/* The sender sees the holes up to the last seq the bitmap shows held. */
+	top = 0;
+	while (top < 64 && (map >> top))
+		top++;
+	rx->nack_hi = s + 1 + top;
+	rx->stats.nacks++;
+	*seq = s;
+	*sack = map;
+	return true;
 }

@@ -39,6 +39,7 @@ struct eqds_rx_stats {
 	u64	too_far;
 	u64	skipped;	/* seqs given up on when a hole timed out */
 	u64	held;		/* packets that had to wait for a hole */
+	u64	nacks;		/* holes reported missing before giving up */
 };
 
 struct eqds_rx {
@@ -49,6 +50,10 @@ struct eqds_rx {
 	u32	gap_end;	/* end of a packet held since gap_since_ns */
 	u32	hold_hi;	/* one past the furthest seq held */
 	u32	since_ack;	/* data packets since the last acknowledgment */
+	u32	nack_hi;	/* holes before this were NACKed already */
+	u32	nack_end;	/* NACK batch: holes before this, */
+	u64	nack_since_ns;	/* waited on since this */
+	u32	skew_ns;	/* how long holes take to fill by themselves */
 	u8	slot[EQDS_RX_SLOTS];	/* EQDS_RX_S_*, or a held packet's seq count */
 	struct eqds_pullgen	pulls;
 	struct eqds_asl_node	asl;
@@ -78,9 +83,20 @@ static inline u32 eqds_isn(u32 epoch)
 /* Start (or restart, for a new epoch) the state; window in quanta. */
 void eqds_rx_init(struct eqds_rx *rx, u32 epoch, u32 window_quanta, u32 weight);
 
-/* A data packet covering nsegs seqs from seq arrived at now_ns. */
-enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq, u32 nsegs,
-				  u64 now_ns);
+/*
+ * A data packet covering nsegs seqs from seq arrived at now_ns;
+ * retransmit: the sender marked it a retransmission (EQDS_F_RTX), so the
+ * time its hole waited says nothing about the paths' skew.
+ */
+enum eqds_rx_verdict eqds_rx_packet(struct eqds_rx *rx, u32 seq, u32 nsegs,
+				    bool retransmit, u64 now_ns);
+
+/* An original (not retransmitted) data packet. */
+static inline enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq,
+						u32 nsegs, u64 now_ns)
+{
+	return eqds_rx_packet(rx, seq, nsegs, false, now_ns);
+}
 
 /*
  * The next held packet that may go up the stack now: the one at rcv_nxt,
@@ -101,6 +117,38 @@ bool eqds_rx_release(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq);
 
 /* When the release timer must fire (0: no hole is being waited on). */
 u64 eqds_rx_deadline(const struct eqds_rx *rx, u64 timeout_ns);
+
+/*
+ * Loss recovery inside the reorder timeout. Sprayed packets fill holes
+ * within the paths' delay skew; a hole older than that is likely a loss.
+ * Reporting it (NACK, with the SACK bitmap so the sender resends every hole
+ * it shows) while the packets after it are still held lets the
+ * retransmission arrive before the hole is given up on, so TCP sees
+ * neither the loss nor reordering. The skew is learnt from holes that
+ * filled without a NACK (a decaying maximum); a hole is NACKed once it has
+ * waited one and a half skews plus a slack, never sooner than the minimum
+ * and never later than half the release timeout (the retransmission needs
+ * the other half).
+ */
+#define EQDS_RX_NACK_MIN_NS	250000u
+#define EQDS_RX_NACK_SLACK_NS	250000u
+
+/* How long the hole at rcv_nxt is waited on before it is NACKed. */
+u64 eqds_rx_nack_after(const struct eqds_rx *rx, u64 timeout_ns);
+
+/*
+ * The next NACK due now, if any: call until false. Once the current batch
+ * of holes (those before the furthest packet held when it began) has
+ * waited eqds_rx_nack_after(), each of its holes is reported once: *seq is its first missing seq (rcv_nxt for
+ * the first: that NACK also acknowledges) and *sack the bitmap after it,
+ * relative to *seq; the holes below the bitmap's highest bit count as
+ * reported with it.
+ */
+bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
+		  u64 *sack);
+
+/* When eqds_rx_nack will next say yes (0: no hole waits for a NACK). */
+u64 eqds_rx_nack_deadline(const struct eqds_rx *rx, u64 timeout_ns);
 
 /*
  * Acknowledgment state: cumulative ack (rcv_nxt) and a bitmap of the 64

@@ -121,12 +121,23 @@ void eqds_tx_ctrl(struct eqds_tx *tx, const struct eqds_pkt *pkt, u64 now_ns,
 		tx->stats.nacks++;
 		act->retransmit = true;
 		act->retransmit_seq = c->ack;
+		if (pkt->flags & EQDS_F_SACK)
+			act->nack_sack = c->sack;
 	}
 	if (pkt->flags & EQDS_F_PULL) {
 		act->credit_gained = eqds_credit_pull(&tx->credit, c->pull_no,
 						      eqds_quantum_bytes(c->quantum));
 		tx->rts_ns = now_ns;
 	}
+}
+
+bool eqds_tx_nack_hole(const struct eqds_tx_actions *act, u32 seq)
+{
+	u32 off = seq - act->retransmit_seq - 1;
+
+	if (!act->retransmit || off >= 64)
+		return false;
+	return !((act->nack_sack >> off) & 1) && (act->nack_sack >> off);
 }
 
 /*

@@ -59,6 +59,7 @@ struct eqds_tx_actions {
 	bool	restart;	/* the receiver lost the epoch: call eqds_tx_restart */
 	bool	retransmit;	/* resend the packet holding retransmit_seq */
 	u32	retransmit_seq;
+	u64	nack_sack;	/* a NACK's SACK bitmap: see eqds_tx_nack_hole */
 	bool	send_rts;	/* ask for credit (nothing sent, nothing pulled) */
 	u32	credit_gained;	/* bytes */
 };
@@ -114,6 +115,14 @@ u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns);
 /* A decoded control packet from the tunnel's receiver. */
 void eqds_tx_ctrl(struct eqds_tx *tx, const struct eqds_pkt *pkt, u64 now_ns,
 		  struct eqds_tx_actions *act);
+
+/*
+ * After a NACK (retransmit_seq is its ack): is the packet starting at seq
+ * one of the further holes its SACK bitmap shows, not received but below
+ * a seq that was? Those are resent too: the receiver waited as long for
+ * them as for the first.
+ */
+bool eqds_tx_nack_hole(const struct eqds_tx_actions *act, u32 seq);
 
 /*
  * Timer: retransmit the oldest unacknowledged packet after rto (doubling,

@@ -16,7 +16,7 @@ static_assert(EQDS_DATA_HLEN == 16, "data header is 16 bytes");
 static_assert(EQDS_CTRL_HLEN == 28, "control header is 28 bytes");
 static_assert(EQDS_MAX_SEGS <= 0xffff, "seg_count is 16 bits on the wire");
 
-#define EQDS_DATA_FLAGS	(EQDS_F_SYN | EQDS_F_RTS | EQDS_F_FIN)
+#define EQDS_DATA_FLAGS	(EQDS_F_SYN | EQDS_F_RTS | EQDS_F_FIN | EQDS_F_RTX)
 
 static int eqds_check_data(const struct eqds_pkt *pkt)
 {
@@ -32,6 +32,9 @@ static int eqds_check_data(const struct eqds_pkt *pkt)
 	case EQDS_NP_NONE:
 		if (!(f & (EQDS_F_RTS | EQDS_F_FIN)))
 			return -EQDS_DE_DATA_EMPTY;
+		/* Only a packet with payload can be a retransmission. */
+		if (f & EQDS_F_RTX)
+			return -EQDS_DE_DATA_FLAG_COMBO;
 		if (pkt->payload_len)
 			return -EQDS_DE_DATA_STRAY;
 		/* A probe or teardown consumes no sequence number. */
@@ -70,8 +73,8 @@ static int eqds_check_ctrl(const struct eqds_pkt *pkt)
 		return -EQDS_DE_CTRL_RST_COMBO;
 	if ((f & EQDS_F_RTS) && f != EQDS_F_RTS)
 		return -EQDS_DE_CTRL_RTS_COMBO;
-	if ((f & (EQDS_F_SYN | EQDS_F_NACK | EQDS_F_SACK)) &&
-	    !(f & EQDS_F_ACK))
+	if (((f & EQDS_F_SYN) && !(f & EQDS_F_ACK)) ||
+	    ((f & EQDS_F_SACK) && !(f & (EQDS_F_ACK | EQDS_F_NACK))))
 		return -EQDS_DE_CTRL_NEED_ACK;
 	if ((f & EQDS_F_FIN) && (f & (EQDS_F_SYN | EQDS_F_PULL)))
 		return -EQDS_DE_CTRL_FIN_COMBO;
@@ -79,7 +82,7 @@ static int eqds_check_ctrl(const struct eqds_pkt *pkt)
 		return -EQDS_DE_CTRL_QUANTUM;
 
 	/* Fields a clear flag marks invalid must be zero, not garbage. */
-	if (!(f & EQDS_F_ACK) && c->ack)
+	if (!(f & (EQDS_F_ACK | EQDS_F_NACK)) && c->ack)
 		return -EQDS_DE_CTRL_RESERVED;
 	if (!(f & EQDS_F_PULL) && (c->pull_no || c->quantum))
 		return -EQDS_DE_CTRL_RESERVED;

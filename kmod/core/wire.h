@@ -16,10 +16,11 @@
  *   TYPE             type nibble is neither DATA nor CTRL
  *  Data packets:
  *   DATA_SHORT       fewer than EQDS_DATA_HLEN bytes
- *   DATA_FLAGS       a flag other than SYN, RTS, FIN (ACK, NACK, PULL, RST
- *                    and SACK belong to control packets)
+ *   DATA_FLAGS       a flag other than SYN, RTS, FIN, RTX (ACK, PULL, RST
+ *                    and SACK belong to control packets; RTX shares NACK's
+ *                    bit)
  *   DATA_FLAG_COMBO  RTS together with FIN: asking for credit on a tunnel
- *                    that is being torn down
+ *                    that is being torn down; or RTX without payload
  *   DATA_PROTO       next_proto is not NONE, IPV4 or IPV6
  *   DATA_EMPTY       next_proto NONE without RTS or FIN: a data packet
  *                    without payload must be an RTS probe or a teardown
@@ -38,14 +39,17 @@
  *                    tunnel, so it cannot ack, pull or confirm anything on it
  *   CTRL_RTS_COMBO   RTS with any other flag: RTS is the sender's request,
  *                    the others are the receiver's answers
- *   CTRL_NEED_ACK    SYN, NACK or SACK without ACK: SYN+ACK confirms the
- *                    tunnel, NACK names the ack field's seq as missing, the
- *                    SACK bitmap is relative to the ack field
+ *   CTRL_NEED_ACK    SYN without ACK (SYN+ACK confirms the tunnel), or
+ *                    SACK without ACK or NACK (the bitmap is relative to the
+ *                    ack field). NACK names the ack field's seq as missing;
+ *                    without ACK it acknowledges nothing, so holes beyond
+ *                    the first can be reported too
  *   CTRL_FIN_COMBO   FIN with SYN or PULL: confirming or granting credit on
  *                    a tunnel that is being torn down
  *   CTRL_QUANTUM     PULL with quantum 0: the pull would grant nothing
  *   CTRL_RESERVED    a field whose flag is clear is not zero (ack without
- *                    ACK, pull_no or quantum without PULL, sack without SACK)
+ *                    ACK or NACK, pull_no or quantum without PULL, sack
+ *                    without SACK)
  *
  * path_id, epoch, seq, pull_target and busy_us take any value. Because every
  * header bit lands in a field of struct eqds_pkt and the encoder applies the

@@ -40,6 +40,7 @@ enum eqds_pkt_type {
 #define EQDS_F_SYN	0x01	/* data: tunnel not yet confirmed; ctrl (with ACK): confirmed */
 #define EQDS_F_ACK	0x02	/* ctrl: ack field valid */
 #define EQDS_F_NACK	0x04	/* ctrl: seq "ack" is missing, retransmit it */
+#define EQDS_F_RTX	0x04	/* data with payload: a retransmission */
 #define EQDS_F_PULL	0x08	/* ctrl: pull number valid */
 #define EQDS_F_RTS	0x10	/* data w/o payload or ctrl from sender: request credit */
 #define EQDS_F_FIN	0x20	/* either side: tunnel torn down (best effort) */

@@ -439,6 +439,119 @@ TEST_P(rx_test, RandomLossWithTimeouts)
 	EXPECT_GT(rx.stats.skipped, 300u);
 }
 
+// A hole is NACKed once, with the SACK bitmap, after the learnt skew (or
+// the minimum); the retransmission then fills it before the timeout.
+TEST_P(rx_test, LossIsNackedBeforeTheHoleIsGivenUp)
+{
+	constexpr u64 T = 8000000;	// release timeout, ns
+	u32 seq;
+	u64 sack;
+
+	EXPECT_EQ(eqds_rx_nack_after(&rx, T), (u64)EQDS_RX_NACK_SLACK_NS);
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), 0u);
+	// isn + 0 lost; 1, 2 and 4 arrive at t = 1000.
+	for (u32 i : { 1u, 2u, 4u })
+		ASSERT_EQ(eqds_rx_data(&rx, isn + i, 1, 1000), EQDS_RX_HOLD);
+	u64 due = 1000 + eqds_rx_nack_after(&rx, T);
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), due);
+	EXPECT_FALSE(eqds_rx_nack(&rx, due - 1, T, &seq, &sack));
+	ASSERT_TRUE(eqds_rx_nack(&rx, due, T, &seq, &sack));
+	EXPECT_EQ(seq, isn);
+	EXPECT_EQ(sack, 0xbu);	// isn + 1, 2, 4: bits 0, 1, 3
+	EXPECT_EQ(rx.stats.nacks, 1u);
+	// Once per hole: not again, and the deadline is gone.
+	EXPECT_FALSE(eqds_rx_nack(&rx, due + T / 4, T, &seq, &sack));
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), 0u);
+	// The retransmissions fill both holes; nothing is skipped.
+	EXPECT_EQ(eqds_rx_packet(&rx, isn, 1, true, due + 100), EQDS_RX_DELIVER);
+	EXPECT_EQ(drain(&rx, due + 100), (std::vector<u32>{ isn + 1, isn + 2 }));
+	// isn + 3 was below the SACKed isn + 4: NACKed already.
+	EXPECT_FALSE(eqds_rx_nack(&rx, due + T / 4, T, &seq, &sack));
+	// A retransmission's wait says nothing about the paths' skew.
+	EXPECT_EQ(rx.skew_ns, 0u);
+	// The original of isn + 3 comes after all: the NACK was early, and the
+	// skew learnt from it delays the next ones.
+	EXPECT_EQ(eqds_rx_data(&rx, isn + 3, 1, due + 200), EQDS_RX_DELIVER);
+	EXPECT_EQ(drain(&rx, due + 200), (std::vector<u32>{ isn + 4 }));
+	EXPECT_EQ(rx.stats.skipped, 0u);
+	EXPECT_GT(rx.skew_ns, 0u);
+	EXPECT_GT(eqds_rx_nack_after(&rx, T), due - 1000);
+}
+
+// Many holes, far more than one SACK bitmap spans: each is NACKed exactly
+// once, the first batch after one NACK delay, the rest after a second.
+TEST_P(rx_test, EveryHoleIsNackedOnceInBatches)
+{
+	constexpr u64 T = 8000000;
+	std::set<u32> holes, nacked;
+	u32 seq;
+	u64 sack;
+
+	// 8-seq packets over 400 seqs; every fifth packet lost (not the first
+	// would-be-held one, so the first batch is just the hole at rcv_nxt).
+	for (u32 p = 0; p < 50; p++) {
+		if (p % 5 == 0) {
+			holes.insert(isn + 8 * p);
+			continue;
+		}
+		ASSERT_EQ(eqds_rx_data(&rx, isn + 8 * p, 8, 1000), EQDS_RX_HOLD);
+	}
+	u64 after = eqds_rx_nack_after(&rx, T);
+	EXPECT_FALSE(eqds_rx_nack(&rx, 1000 + after - 1, T, &seq, &sack));
+	while (eqds_rx_nack(&rx, 1000 + after, T, &seq, &sack))
+		ASSERT_TRUE(nacked.insert(seq).second);
+	EXPECT_EQ(nacked, (std::set<u32>{ isn }));
+	// The next batch began then: its deadline is one delay later.
+	u64 t2 = 1000 + 2 * after;
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), t2);
+	while (eqds_rx_nack(&rx, t2, T, &seq, &sack)) {
+		ASSERT_TRUE(nacked.insert(seq).second) << seq - isn;
+		// Each NACK's bitmap: the rest of its 8-seq hole, then the
+		// packets held after it.
+		EXPECT_EQ(sack & 0xffff, 0xff80u) << seq - isn;
+	}
+	// A NACK covers the holes below its bitmap's top: the others were
+	// reported by earlier NACKs' bitmaps, not again.
+	for (u32 h : nacked)
+		EXPECT_TRUE(holes.count(h));
+	EXPECT_GE(nacked.size(), holes.size() / 2);
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), 0u);
+	EXPECT_FALSE(eqds_rx_nack(&rx, t2 + T, T, &seq, &sack));
+	EXPECT_EQ(rx.stats.nacks, nacked.size());
+}
+
+// Holes that fill by themselves raise the NACK delay to 1.5 skews plus the
+// slack, at most half the timeout; it relaxes slowly.
+TEST_P(rx_test, NackDelayFollowsTheObservedSkew)
+{
+	constexpr u64 T = 8000000;
+	u64 now = 0;
+	u32 next = 0;
+
+	// Every other packet arrives 1 ms late: each hole fills in 1 ms.
+	for (int k = 0; k < 10; k++, next += 2, now += 2000000) {
+		ASSERT_EQ(eqds_rx_data(&rx, isn + next + 1, 1, now), EQDS_RX_HOLD);
+		ASSERT_EQ(eqds_rx_data(&rx, isn + next, 1, now + 1000000),
+			  EQDS_RX_DELIVER);
+		ASSERT_EQ(drain(&rx, now + 1000000).size(), 1u);
+	}
+	EXPECT_EQ(rx.skew_ns, 1000000u);
+	EXPECT_EQ(eqds_rx_nack_after(&rx, T), 1500000u + EQDS_RX_NACK_SLACK_NS);
+	// A 1 ms hole is therefore not NACKed.
+	u32 seq;
+	u64 sack;
+	ASSERT_EQ(eqds_rx_data(&rx, isn + next + 1, 1, now), EQDS_RX_HOLD);
+	EXPECT_FALSE(eqds_rx_nack(&rx, now + 1000000, T, &seq, &sack));
+	// Quick holes lower the estimate slowly, not at once.
+	ASSERT_EQ(eqds_rx_data(&rx, isn + next, 1, now + 1000), EQDS_RX_DELIVER);
+	ASSERT_EQ(drain(&rx, now + 1000).size(), 1u);
+	EXPECT_GT(rx.skew_ns, 900000u);
+	EXPECT_LT(rx.skew_ns, 1000000u);
+	// One very slow path: capped at half the timeout.
+	rx.skew_ns = 10000000;
+	EXPECT_EQ(eqds_rx_nack_after(&rx, T), T / 2);
+}
+
 // The first seq just before 2^32 (and a few other places): everything above
 // runs across the wrap.
 INSTANTIATE_TEST_SUITE_P(Isn, rx_test,

@@ -244,6 +244,34 @@ TEST_F(tx_fixture, NackAsksForARetransmission)
 	EXPECT_EQ(tx.stats.nacks, 2u);
 }
 
+TEST_F(tx_fixture, NackSackShowsTheOtherHoles)
+{
+	pull(12, 1000);
+	for (int i = 0; i < 10; i++)
+		send();
+	// Missing: isn+2 (the NACK), isn+4..5 and isn+8; held: 3, 6, 7, 9.
+	// Bit i is isn + 3 + i.
+	u64 sack = (1ull << 0) | (1ull << 3) | (1ull << 4) | (1ull << 6);
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_NACK | EQDS_F_SACK, isn + 2, 0, 0,
+		  sack), 3000);
+	ASSERT_TRUE(act.retransmit);
+	EXPECT_EQ(act.retransmit_seq, isn + 2);
+	std::vector<u32> holes;
+	for (u32 s = isn; s != isn + 80; s++)
+		if (eqds_tx_nack_hole(&act, s))
+			holes.push_back(s - isn);
+	// The first (the ack itself) is retransmit_seq, not a further hole;
+	// nothing above the highest SACKed seq is a hole yet.
+	EXPECT_EQ(holes, (std::vector<u32>{ 4, 5, 8 }));
+	// A plain ACK or a NACK without SACK shows no further holes.
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_NACK, isn + 2), 3000);
+	for (u32 s = isn; s != isn + 80; s++)
+		ASSERT_FALSE(eqds_tx_nack_hole(&act, s));
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_SACK, isn + 2, 0, 0, sack), 3000);
+	for (u32 s = isn; s != isn + 80; s++)
+		ASSERT_FALSE(eqds_tx_nack_hole(&act, s));
+}
+
 TEST_F(tx_fixture, RetransmissionTimeoutDoublesAndResetsOnProgress)
 {
 	pull(4, 1000);

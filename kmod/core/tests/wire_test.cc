@@ -296,8 +296,9 @@ static const std::vector<bad_case> &bad_cases()
 		  EQDS_DE_DATA_SHORT },
 		{ "data ACK", [] { return with(data_pkt(), 1, EQDS_F_ACK); },
 		  EQDS_DE_DATA_FLAGS },
-		{ "data NACK", [] { return with(data_pkt(), 1, EQDS_F_NACK); },
-		  EQDS_DE_DATA_FLAGS },
+		{ "data RTX without payload",
+		  [] { return empty_data(EQDS_F_RTS | EQDS_F_RTX); },
+		  EQDS_DE_DATA_FLAG_COMBO },
 		{ "data PULL", [] { return with(data_pkt(), 1, EQDS_F_PULL); },
 		  EQDS_DE_DATA_FLAGS },
 		{ "data RST", [] { return with(data_pkt(), 1, EQDS_F_RST); },
@@ -375,8 +376,6 @@ static const std::vector<bad_case> &bad_cases()
 		{ "ctrl RTS+FIN", [] { return bare_ctrl(EQDS_F_RTS | EQDS_F_FIN); },
 		  EQDS_DE_CTRL_RTS_COMBO },
 		{ "ctrl SYN w/o ACK", [] { return bare_ctrl(EQDS_F_SYN); },
-		  EQDS_DE_CTRL_NEED_ACK },
-		{ "ctrl NACK w/o ACK", [] { return bare_ctrl(EQDS_F_NACK); },
 		  EQDS_DE_CTRL_NEED_ACK },
 		{ "ctrl SACK w/o ACK",
 		  [] { return with(ctrl_pkt(), 1, EQDS_F_SACK | EQDS_F_PULL); },
@@ -462,6 +461,12 @@ TEST(Wire, AcceptedOddities)
 	// NACK names the ack field's seq; SACK may accompany it.
 	EXPECT_EQ(decode(with(ctrl_pkt(), 1, EQDS_F_ACK | EQDS_F_NACK |
 				EQDS_F_SACK | EQDS_F_PULL)), EQDS_CTRL_HLEN);
+	// Without ACK too: a hole beyond the first, acknowledging nothing.
+	b = with(ctrl_pkt(), 1, EQDS_F_NACK | EQDS_F_SACK | EQDS_F_PULL);
+	ASSERT_EQ(decode(b, &p), EQDS_CTRL_HLEN);
+	EXPECT_EQ(p.flags, EQDS_F_NACK | EQDS_F_SACK | EQDS_F_PULL);
+	EXPECT_NE(p.ctrl.ack, 0u);
+	EXPECT_NE(p.ctrl.sack, 0u);
 }
 
 // Every flags byte on a data packet: exactly the documented sets pass, and
@@ -487,8 +492,12 @@ TEST(Wire, ExhaustiveDataFlags)
 			ASSERT_EQ(0, memcmp(out, empty.data(), sizeof(out)));
 		}
 	}
-	const int S = EQDS_F_SYN, R = EQDS_F_RTS, F = EQDS_F_FIN;
-	EXPECT_EQ(ok_payload, (std::set<int>{ 0, S, R, F, S | R, S | F }));
+	const int S = EQDS_F_SYN, R = EQDS_F_RTS, F = EQDS_F_FIN, X = EQDS_F_RTX;
+	std::set<int> want = { 0, S, R, F, S | R, S | F };
+
+	for (int f : std::set<int>(want))
+		want.insert(f | X);
+	EXPECT_EQ(ok_payload, want);
 	EXPECT_EQ(ok_empty, (std::set<int>{ R, F, S | R, S | F }));
 }
 
@@ -517,8 +526,9 @@ TEST(Wire, ExhaustiveCtrlFlags)
 			ASSERT_EQ(0, memcmp(out, full.data(), sizeof(out)));
 		}
 	}
-	// Bare: no PULL (quantum 0); SYN, NACK, SACK need ACK; not FIN+SYN.
-	want_bare = { F, EQDS_F_RST, EQDS_F_RTS };
+	// Bare: no PULL (quantum 0); SYN needs ACK, SACK needs ACK or NACK;
+	// not FIN+SYN.
+	want_bare = { F, EQDS_F_RST, EQDS_F_RTS, N, N | K, N | F, N | K | F };
 	for (int extra = 0; extra < 16; extra++) {
 		int f = A | (extra & 1 ? S : 0) | (extra & 2 ? N : 0) |
 			(extra & 4 ? K : 0) | (extra & 8 ? F : 0);
@@ -527,9 +537,10 @@ TEST(Wire, ExhaustiveCtrlFlags)
 			want_bare.insert(f);
 	}
 	EXPECT_EQ(ok_bare, want_bare);
-	// Full: ACK, PULL and SACK must be set to explain the fields.
+	// Full: ACK (or NACK), PULL and SACK must be set to explain the fields.
 	EXPECT_EQ(ok_full, (std::set<int>{ A | P | K, A | P | K | S,
-					   A | P | K | N, A | P | K | S | N }));
+					   A | P | K | N, A | P | K | S | N,
+					   N | P | K }));
 }
 
 TEST(Wire, RandomRoundTrip)
