@@ -57,6 +57,9 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_DROP_TUNNEL_LIMIT, "drop_tunnel_limit"},
 	{EQDS_STATS_A_DROP_NO_SOCKET, "drop_no_socket"},
 	{EQDS_STATS_A_DROP_XMIT, "drop_xmit"},
+	{EQDS_STATS_A_DROP_PEER, "drop_peer"},
+	{EQDS_STATS_A_DROP_CTRL, "drop_ctrl"},
+	{EQDS_STATS_A_DROP_TUNNEL_RATE, "drop_tunnel_rate"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

@@ -70,6 +70,9 @@ const Shown kLayout[] = {
 	{"drops", "drop_window", "window"},
 	{"drops", "drop_stale", "stale"},
 	{"drops", "drop_segs", "segs"},
+	{"drops", "drop_peer", "peer"},
+	{"drops", "drop_ctrl", "ctrl"},
+	{"drops", "drop_tunnel_rate", "tunnel-rate"},
 };
 
 // Lines longer than this wrap, continuing under the group's first item.

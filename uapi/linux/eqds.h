@@ -127,6 +127,9 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_DROP_TUNNEL_LIMIT,	/* tx or rx: tunnel limit reached */
 	EQDS_STATS_A_DROP_NO_SOCKET,	/* tx: no EQDS socket (port busy) */
 	EQDS_STATS_A_DROP_XMIT,		/* tx: the IP layer refused the packet */
+	EQDS_STATS_A_DROP_PEER,		/* rx: sender is not a configured peer */
+	EQDS_STATS_A_DROP_CTRL,		/* rx: control packet with impossible numbers */
+	EQDS_STATS_A_DROP_TUNNEL_RATE,	/* rx: new tunnel over the creation rate */
 	__EQDS_STATS_A_MAX
 };
 

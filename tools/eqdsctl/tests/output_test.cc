@@ -71,7 +71,7 @@ TEST(Text, WithStats)
 		  "  reorder: held 23  late 24  skipped 25\n"
 		  "  drops: queue-full 28  nomem 29  noroute 30  tunnel-limit 38  no-socket 39\n"
 		  "         xmit 40  decode 31  inner 32  unknown 33  dup 34  window 35  stale 36\n"
-		"         segs 37\n");
+		"         segs 37  peer 41  ctrl 42  tunnel-rate 43\n");
 }
 
 TEST(Text, EveryCounterIsShownOnce)
@@ -130,7 +130,8 @@ TEST(Json, Defaults)
 		"\"stats\":{\"tx_packets\":0,\"tx_bytes\":1,\"rx_packets\":2,\"rx_bytes\":3,"
 		"\"pulls_sent\":4,\"pulls_rcvd\":5,\"tunnels\":6,\"rx_drops\":7,\"tx_drops\":8,"
 		"\"tunnels_created\":9,";
-	const std::string tail = ",\"drop_no_socket\":39,\"drop_xmit\":40}}\n";
+	const std::string tail = ",\"drop_xmit\":40,\"drop_peer\":41,\"drop_ctrl\":42,"
+				 "\"drop_tunnel_rate\":43}}\n";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
@@ -175,7 +176,7 @@ TEST(Json, Pretty)
 	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
 	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
 		  std::string::npos);
-	const std::string tail = "    \"drop_xmit\": 40\n  }\n}\n";
+	const std::string tail = "    \"drop_tunnel_rate\": 43\n  }\n}\n";
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
 }
