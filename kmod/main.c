@@ -13,6 +13,8 @@
 #include "config.h"
 #include "netns.h"
 #include "netlink.h"
+#include "tunnels.h"
+#include "admit.h"
 
 static char *dests = "";
 module_param(dests, charp, 0444);
@@ -26,6 +28,16 @@ MODULE_PARM_DESC(port, "UDP port EQDS listens on and sends to (default "
 static uint pull_rate;
 module_param(pull_rate, uint, 0444);
 MODULE_PARM_DESC(pull_rate, "Receiver pull rate in Mbit/s; 0 (default) = the ingress device's speed");
+
+unsigned int eqds_max_rx_tunnels = EQDS_MAX_TUNNELS;
+module_param_named(max_rx_tunnels, eqds_max_rx_tunnels, uint, 0644);
+MODULE_PARM_DESC(max_rx_tunnels, "Most receiving tunnels per namespace (default "
+		 __stringify(EQDS_MAX_TUNNELS) ")");
+
+unsigned int eqds_tunnel_rate = EQDS_DEFAULT_TUNNEL_RATE;
+module_param_named(tunnel_rate, eqds_tunnel_rate, uint, 0644);
+MODULE_PARM_DESC(tunnel_rate, "Most new receiving tunnels per second per namespace (default "
+		 __stringify(EQDS_DEFAULT_TUNNEL_RATE) ")");
 
 static struct eqds_config initial_config;
 

@@ -10,11 +10,13 @@
 #include <linux/workqueue.h>
 #include <linux/hrtimer.h>
 #include <linux/netfilter.h>
+#include <net/gro_cells.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include "config.h"
 #include "stats.h"
 #include "core/pacer.h"
+#include "admit.h"
 
 /*
  * Locking:
@@ -41,6 +43,7 @@ struct eqds_net {
 	struct rhashtable txts;	/* struct eqds_txt by destination */
 	struct rhashtable rxts;	/* struct eqds_rxt by sender */
 	atomic_t ntunnels;
+	struct eqds_tunnel_rate tunnel_rate;	/* new receiving tunnels */
 	struct delayed_work reaper;
 	bool exiting;
 
@@ -51,6 +54,9 @@ struct eqds_net {
 	int rx_ifindex;		/* device data last arrived on: its speed sets the rate */
 	u64 link_rate_bps;	/* pull rate in use */
 	struct delayed_work rate_work;
+
+	struct net_device *napi_dev;	/* holds the GRO cells' NAPI */
+	struct gro_cells gro_cells;	/* delivery of decapsulated packets */
 };
 
 extern unsigned int eqds_net_id;

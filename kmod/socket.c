@@ -18,6 +18,7 @@
 #include "tunnel.h"
 #include "socket.h"
 #include "gro.h"
+#include "admit.h"
 
 static void outer_addrs(struct sk_buff *skb, struct eqds_addr *peer,
 			struct eqds_addr *local, u32 *ip_id, u8 *tos)
@@ -59,6 +60,7 @@ static void ecn_decap(struct sk_buff *skb, u8 outer_tos)
 static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct eqds_net *en = rcu_dereference_sk_user_data(sk);
+	enum eqds_stats_attr why;
 	struct eqds_addr peer, local;
 	u32 len, ip_id;
 	struct eqds_pkt pkt;
@@ -81,6 +83,10 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		goto drop_counted;
 	}
 	outer_addrs(skb, &peer, &local, &ip_id, &tos);
+	if (!eqds_peer_ok(rcu_dereference(en->config), &peer)) {
+		eqds_count(en, EQDS_STATS_A_DROP_PEER);
+		goto drop_counted;
+	}
 
 	if (pkt.type == EQDS_TYPE_CTRL) {
 		eqds_count(en, EQDS_STATS_A_RX_CTRL);
@@ -99,10 +105,13 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	skb_reset_network_header(skb);
 	skb_reset_mac_header(skb);
 	skb->pkt_type = PACKET_HOST;
-	if (pkt.next_proto != EQDS_NP_NONE &&
-	    pskb_may_pull(skb, proto == htons(ETH_P_IP) ? sizeof(struct iphdr) :
-			  sizeof(struct ipv6hdr)))
-		ecn_decap(skb, tos);
+	why = eqds_admit_data(en, skb, &pkt, &peer, &local);
+	if (why) {
+		eqds_count(en, why);
+		goto drop_counted;
+	}
+	if (pkt.next_proto != EQDS_NP_NONE)
+		ecn_decap(skb, tos);	/* its IP header is pulled and sane */
 	eqds_rx_data_rcv(en, skb, &pkt, &peer, &local, ip_id);
 	return 0;
 

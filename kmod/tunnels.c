@@ -160,12 +160,31 @@ static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long ti
 }
 
 /*
+ * A receiving tunnel that has delivered no more than its first packet is
+ * half open: a sender that never came back, or a spoofed source (a SYN from
+ * anyone who can spoof a peer's address creates one). It is reaped after
+ * EQDS_HALF_OPEN_MS unless the idle timeout is shorter. An honest tunnel
+ * that is reaped this way and then used again costs an RST and a restart.
+ * Read without the tunnel's lock: a stale view only picks the timeout.
+ */
+#define EQDS_HALF_OPEN_MS	1000
+
+static unsigned long rxt_timeout(struct eqds_rxt *t, unsigned long idle)
+{
+	u32 used = READ_ONCE(t->rx.rcv_nxt) - eqds_isn(READ_ONCE(t->rx.epoch));
+
+	if (used > EQDS_MAX_SEGS)
+		return idle;
+	return min(idle, msecs_to_jiffies(EQDS_HALF_OPEN_MS));
+}
+
+/*
  * Tear down idle tunnels, or all of them. Process context: walking may
  * sleep, and removal waits for the tunnel's timer.
  */
 void eqds_tunnels_reap(struct eqds_net *en, bool all)
 {
-	unsigned long timeout;
+	unsigned long timeout, rtimeout;
 	struct rhashtable_iter it;
 	struct eqds_txt *tt;
 	struct eqds_rxt *rt;
@@ -198,10 +217,11 @@ again:
 		if (IS_ERR(obj))
 			continue;
 		rt = obj;
-		if (!all && !eqds_rxt_idle(rt, timeout))
+		rtimeout = rxt_timeout(rt, timeout);
+		if (!all && !eqds_rxt_idle(rt, rtimeout))
 			continue;
 		rhashtable_walk_stop(&it);
-		if (rxt_remove(en, rt, all ? 0 : timeout) && !all)
+		if (rxt_remove(en, rt, all ? 0 : rtimeout) && !all)
 			eqds_count(en, EQDS_STATS_A_TUNNELS_REAPED);
 		rhashtable_walk_start(&it);
 	}
@@ -229,7 +249,8 @@ static void reaper_work(struct work_struct *work)
 	ms = rcu_dereference(en->config)->idle_timeout_ms;
 	rcu_read_unlock();
 	if (!READ_ONCE(en->exiting))
-		schedule_delayed_work(&en->reaper, msecs_to_jiffies(max(ms / 4, 25U)));
+		schedule_delayed_work(&en->reaper,
+				      msecs_to_jiffies(max(min(ms, EQDS_HALF_OPEN_MS) / 4, 25U)));
 }
 
 int eqds_tunnels_init(struct eqds_net *en)

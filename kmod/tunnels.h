@@ -11,6 +11,8 @@ struct eqds_config;
 
 /* Most tunnels (each way) one namespace may hold. */
 #define EQDS_MAX_TUNNELS	65536
+/* New receiving tunnels per second and namespace, by default. */
+#define EQDS_DEFAULT_TUNNEL_RATE	10000
 
 struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
 struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer);

@@ -21,6 +21,7 @@
 #include "tunnels.h"
 #include "xmit.h"
 #include "pull.h"
+#include "core/ctrl_check.h"
 
 /* Quantum the sender assumes until the first pull says otherwise. */
 #define EQDS_QUANTUM_GUESS	1536
@@ -382,9 +383,27 @@ static void add_nack_holes(struct eqds_txt *t, const struct eqds_tx_actions *act
 	}
 }
 
+/*
+ * A control packet that must not touch the tunnel (core/ctrl_check.h): the
+ * counter of the reason, or 0.
+ */
+static enum eqds_stats_attr ctrl_drop_reason(const struct eqds_tx *tx,
+					     const struct eqds_pkt *pkt)
+{
+	switch (eqds_tx_ctrl_verdict(tx, pkt)) {
+	case EQDS_CTRL_OK:
+		return 0;
+	case EQDS_CTRL_STALE:
+		return EQDS_STATS_A_DROP_STALE;
+	default:
+		return EQDS_STATS_A_DROP_CTRL;
+	}
+}
+
 void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		      const struct eqds_pkt *pkt)
 {
+	enum eqds_stats_attr why;
 	struct eqds_tx_actions act;
 	struct sk_buff_head out;
 	struct eqds_txt *t;
@@ -398,8 +417,11 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 	}
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&t->lock);
-	if (t->dead) {
+	why = t->dead ? EQDS_STATS_A_DROP_STALE : ctrl_drop_reason(&t->tx, pkt);
+	if (why) {
+		/* Only a believable packet shows that the peer is alive. */
 		spin_unlock_bh(&t->lock);
+		eqds_count(en, why);
 		return;
 	}
 	t->last_heard = jiffies;
