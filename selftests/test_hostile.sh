@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Hostile and broken input (Documentation/threat-model.rst).
+# (a) While h1 sends to h2 over EQDS, an attacker m on another link sends h2
+#     thousands of malformed and forged EQDS packets from spoofed sources:
+#     truncated headers, illegal flag combinations, huge and wrapped
+#     numbers, broken inner headers, random bytes, valid packets from hosts
+#     that are not peers, data for tunnels h2 does not know, control packets
+#     with guessed epochs. Each packet belongs to a class whose fate the
+#     design decides, and h2's per-reason drop counters must account for
+#     every one of them exactly; the transfer's SHA-256 must match.
+# (b) Forged pulls at a sender, spoofing its receiver: off path (guessed
+#     epochs) and on path (the real epoch, sniffed, with pull numbers far
+#     ahead): every one is counted and dropped, and the sender does not go
+#     faster than its receiver pulls.
+source "$(dirname "$0")/lib.sh"
+trap ns_del_all EXIT
+HOSTILE="python3 $TOP/selftests/tools/eqds_hostile.py"
+COUNT=${EQDS_HOSTILE_COUNT:-6000}
+
+# counters NS: all of the namespace's counters as "name value" lines.
+counters() {
+	ctl "$1" -j show | sed -n 's/.*"stats":{\([^}]*\)}.*/\1/p' | tr -d '"' | tr ',:' '\n '
+}
+# delta BEFORE AFTER NAME: how much counter NAME grew between two snapshots.
+delta() {
+	echo $(($(awk -v k="$3" '$1 == k {print $2}' <<< "$2") - \
+		$(awk -v k="$3" '$1 == k {print $2}' <<< "$1")))
+}
+no_rp_filter() {
+	ip netns exec "$1" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.default.rp_filter=0
+	for dev in $(ip netns exec "$1" ls /sys/class/net); do
+		ip netns exec "$1" sysctl -qw "net.ipv4.conf.$dev.rp_filter=0"
+	done
+}
+
+check "load eqds (new tunnels unlimited in rate for (a))" eqds_load tunnel_rate=1000000
+two_hosts || { fail "two hosts"; exit 1; }
+ns_add m
+# m reaches h2 (10.0.1.2) through h2's second link; h2 reaches the spoofed
+# peers (10.2.0.0/16) and outsiders (10.9.0.0/16) through m, which drops
+# whatever h2 answers them.
+veth m e0 10.3.0.2/24 h2 e2 10.3.0.1/24
+veth m e1 10.4.0.2/24 h1 e1 10.4.0.1/24
+ip -n m route add 10.0.1.2/32 via 10.3.0.1
+ip -n m route add 10.0.1.1/32 via 10.4.0.1
+ip -n h2 route add 10.2.0.0/16 via 10.3.0.2
+ip -n h2 route add 10.9.0.0/16 via 10.3.0.2
+no_rp_filter h1
+no_rp_filter h2
+check "h2 accepts 10.2.0.0/16 as peers too" ctl h2 set dests 10.0.1.1/32,fd00:1::1/128,10.2.0.0/16
+
+# ---- (a) the barrage, during transfers ----
+# Idle tunnels must outlive the barrage (half-open ones do not, see below).
+check "h2: idle timeout 60 s" ctl h2 set idle-timeout 60000
+MB=${EQDS_HOSTILE_MB:-40}
+stop=/tmp/hostile.stop.$$
+rm -f $stop
+# Transfers one after another until the barrage is over: python under
+# emulation sends slowly, and its pace varies.
+(n=0; until [ -e $stop ]; do n=$((n + 1)); xfer "transfer $n during the barrage" h2 10.0.1.2 \
+	h1 $((MB << 20)); done) &
+xpid=$!
+for i in $(seq 100); do
+	[ "$(stat h2 rx_packets)" -gt 1000 ] 2> /dev/null && break
+	sleep 0.1
+done
+b2=$(counters h2) b1=$(counters h1)
+drops0=$(if_stat h2 e2 rx_dropped)
+exp=$(ip netns exec m $HOSTILE barrage --dst 10.0.1.2 --port 6666 --peers 10.2.0.0/16 \
+	--outside 10.9.0.0/16 --legit 10.0.1.1 --count "$COUNT" --seed $RANDOM)
+echo "barrage: $exp"
+# The packets are in h2's backlog or being processed: let it settle.
+sleep 1
+a2=$(counters h2) a1=$(counters h1)
+touch $stop
+wait $xpid
+rm -f $stop
+sent=$(json_get "$exp" "j['sent']")
+[ "$sent" -ge "$COUNT" ] && ok "m sent $sent hostile packets" || fail "m sent $sent packets"
+expect_eq "h2's link lost none of them" "$drops0" "$(if_stat h2 e2 rx_dropped)"
+echo "h2 counters grew by: $(for k in $(awk '{print $1}' <<< "$a2"); do
+	d=$(delta "$b2" "$a2" "$k"); [ "$d" != 0 ] && printf '%s=%s ' "$k" "$d"; done)"
+
+# Counters the legitimate transfer does not touch: exact.
+for k in drop_decode drop_peer drop_inner drop_unknown drop_stale drop_window drop_segs \
+	tunnels_created drop_tunnel_limit drop_tunnel_rate drop_ctrl drop_nomem; do
+	want=$(json_get "$exp" "j['expect'].get('$k', 0)")
+	expect_eq "h2 $k counts the hostile packets of its class exactly ($want)" \
+		"$want" "$(delta "$b2" "$a2" $k)"
+done
+# Every packet is accounted for: rx_drops is the sum of the receive drop
+# reasons (the transfer may add duplicates), and the rest were delivered
+# (a valid first packet from a spoofed peer address) or are control
+# packets dropped as stale (not in rx_drops).
+rxd=$(delta "$b2" "$a2" rx_drops)
+dup=$(delta "$b2" "$a2" drop_dup)
+want=$(json_get "$exp" "j['expect']['rx_drops']")
+expect_eq "h2 rx_drops: every hostile data packet dropped, plus the transfer's duplicates" \
+	"$((want + dup))" "$rxd"
+acc=$(json_get "$exp" "j['expect'].get('rx_packets', 0)")
+stale=$(json_get "$exp" "j['expect'].get('drop_stale', 0)")
+old=$(json_get "$exp" "j['classes'].get('syn_old_epoch', 0)")
+expect_eq "every packet sent is accounted for (dropped by reason, or accepted)" "$sent" \
+	"$((want + acc + stale - old))"
+[ "$(delta "$b2" "$a2" rx_packets)" -ge "$acc" ] &&
+	ok "the $acc valid first packets from spoofed peers were delivered" ||
+	fail "valid first packets from spoofed peers delivered" "rx_packets grew less than $acc"
+# The RSTs h2 sent for data of unknown tunnels: those for the legitimate
+# sender's address reached h1, whose tunnel has another epoch.
+rsts=$(json_get "$exp" "j['expect'].get('rsts_sent', 0)")
+expect_eq "h2 answered every data packet of an unknown tunnel with an RST ($rsts)" \
+	"$rsts" "$(delta "$b2" "$a2" rsts_sent)"
+legit=$(json_get "$exp" "j['classes'].get('legit_addr_other_epoch', 0)")
+expect_eq "h1 dropped as stale each RST for an epoch it does not have ($legit)" \
+	"$legit" "$(delta "$b1" "$a1" drop_stale)"
+expect_eq "h1 did not restart" 0 "$(delta "$b1" "$a1" restarts)"
+expect_eq "h1 refused no credit for forged pulls (none had its epoch)" \
+	0 "$(delta "$b1" "$a1" drop_ctrl)"
+
+# The spoofed peers' tunnels never got past their first packet: they are
+# half open, and reaped after a second although the idle timeout is 60 s.
+t=$(stat h2 tunnels)
+for i in $(seq 50); do [ "$(stat h2 tunnels)" -le 2 ] && break; sleep 0.1; done
+n=$(stat h2 tunnels)
+[ "$n" -le 2 ] && ok "h2's half-open tunnels for spoofed peers reaped ($t -> $n)" ||
+	fail "h2's half-open tunnels for spoofed peers reaped" "$t -> $n"
+check "h2: idle timeout back to 10 s" ctl h2 set idle-timeout 10000
+
+# ---- (b) forged pulls at the sender h1, spoofing h2 ----
+RATE=${EQDS_HOSTILE_RATE:-8}
+check "h2 pulls at $RATE Mbit/s" ctl h2 set pull-rate "$RATE"
+PMB=${EQDS_HOSTILE_PULL_MB:-4}
+out=/tmp/hostile.$$
+# pulled DESC ATTACK...: a transfer h1 -> h2 during the attack; its rate must
+# stay at the pull rate.
+pulled() {
+	local desc=$1 t0 secs mbit
+	shift
+	t0=$(date +%s.%N)
+	xfer "$desc" h2 10.0.1.2 h1 $((PMB << 20)) > "$out.x" &
+	local x=$!
+	sleep 0.3
+	"$@" > "$out.a"
+	wait $x
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')
+	cat "$out.x"
+	mbit=$(awk -v s="$secs" -v m="$PMB" 'BEGIN{printf "%d", m * 8 * 1.048576 / s}')
+	echo "$desc: $PMB MiB in ${secs}s: $mbit Mbit/s; attack: $(cat "$out.a")"
+	[ "$mbit" -le $((RATE * 115 / 100)) ] &&
+		ok "$desc: h1 sent at $mbit Mbit/s, no faster than h2 pulls ($RATE)" ||
+		fail "$desc: h1 sent faster than h2 pulls" "$mbit Mbit/s > $RATE"
+}
+p0=$(counters h1)
+pulled "off-path forged pulls (guessed epochs)" \
+	ip netns exec m $HOSTILE pulls --dst 10.0.1.1 --src 10.0.1.2 --count 3000 --pps 2000
+p1=$(counters h1)
+n=$(json_get "$(cat "$out.a")" "j['sent']")
+expect_eq "h1 dropped each off-path pull as stale ($n)" "$n" "$(delta "$p0" "$p1" drop_stale)"
+expect_eq "h1 counted none as impossible numbers" 0 "$(delta "$p0" "$p1" drop_ctrl)"
+
+# On path: learn the epoch of h1's tunnel from one of its data packets.
+sniff_epoch() {
+	ip netns exec h2 $HOSTILE sniff --src 10.0.1.1 --port 6666 --timeout 20 > "$out.e" &
+	local s=$!
+	sleep 0.3
+	ip netns exec h1 ping -c 3 -i 0.2 -q 10.0.1.2 > /dev/null
+	wait $s
+}
+onpath() {
+	local epoch
+	sniff_epoch
+	epoch=$(cat "$out.e")
+	echo "h1's epoch: $epoch" >&2
+	ip netns exec m $HOSTILE pulls --dst 10.0.1.1 --src 10.0.1.2 --count 2000 --pps 2000 \
+		--epoch "$epoch"
+}
+p0=$(counters h1)
+pulled "on-path forged pulls (the real epoch, pull numbers far ahead)" onpath
+p1=$(counters h1)
+n=$(json_get "$(cat "$out.a")" "j['sent']")
+expect_eq "h1 dropped each on-path pull as impossible ($n)" "$n" "$(delta "$p0" "$p1" drop_ctrl)"
+expect_eq "h1 did not restart" 0 "$(delta "$p0" "$p1" restarts)"
+rm -f "$out".*
+check "h2 pulls at the link rate again" ctl h2 set pull-rate auto
