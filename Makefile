@@ -59,6 +59,12 @@ bench: module $(BUILD)/CMakeCache.txt
 	fi; \
 	exit $$rc
 
+# The large eqdssim scenarios (FatTree k=16, 850:1 incast, oversubscribed
+# core, closed loop), one after another on one core; writes
+# Documentation/evaluation/simulation.md and its plots. QUICK=1 shortens them.
+sim-eval: tools
+	tools/eqdssim/eval/run_eval.sh $(BUILD)
+
 install: module tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules_install
 	depmod -a
@@ -72,4 +78,4 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps module tools check unit fuzz static vmtest demo bench install dkms-install clean
+.PHONY: all deps module tools check unit fuzz static vmtest demo bench sim-eval install dkms-install clean

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "fluid.h"
 #include "options.h"
@@ -19,6 +20,10 @@ int main(int argc, char **argv)
 {
 	Options o;
 
+	if (argc == 2 && std::string(argv[1]) == "--help") {
+		std::cout << usage();
+		return 0;
+	}
 	try {
 		o = parse_options(std::vector<std::string>(argv + 1, argv + argc));
 	} catch (const std::exception &e) {

@@ -108,8 +108,12 @@ void SenderTunnel::pump(SimTime now)
 	while (!queue_.empty()) {
 		Queued q = queue_.front();
 
-		if (!eqds_tx_send(&tx_, q.wire_bytes, 1, false, now, &seq))
+		if (!eqds_tx_send(&tx_, q.wire_bytes, 1, false, now, &seq)) {
+			// Credit in hand but every sequence slot in flight.
+			if (tx_.credit.credit >= q.wire_bytes)
+				host_.counters().ring_full++;
 			break;
+		}
 		queue_.pop_front();
 		queued_bytes_ -= q.wire_bytes;
 		ledger_.charged += q.wire_bytes;

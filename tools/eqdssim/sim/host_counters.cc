@@ -21,6 +21,7 @@ void HostCounters::add(const HostCounters &o)
 	pull_quanta_sent += o.pull_quanta_sent;
 	pulls_rcvd += o.pulls_rcvd;
 	credit_refused += o.credit_refused;
+	ring_full += o.ring_full;
 	drop_queue_full += o.drop_queue_full;
 	drop_stale += o.drop_stale;
 	drop_unknown += o.drop_unknown;

@@ -79,7 +79,27 @@ void Network::build_routes()
 
 	for (auto &p : ports_)
 		adj[p->from()->id()].push_back(p->to()->id());
+	// A switch's tier is its distance to the nearest host, less one.
+	std::vector<uint32_t> tier(n, inf);
+
+	frontier.clear();
+	for (uint32_t h = 0; h < nhosts_; h++) {
+		tier[h] = 0;
+		frontier.push_back(h);
+	}
+	while (!frontier.empty()) {
+		uint32_t u = frontier.front();
+
+		frontier.pop_front();
+		for (uint32_t v : adj[u]) {
+			if (tier[v] == inf) {
+				tier[v] = tier[u] + 1;
+				frontier.push_back(v);
+			}
+		}
+	}
 	for (Switch *s : switches_) {
+		s->set_tier(tier[s->id()] - 1);
 		s->route_off.assign(nhosts_, 0);
 		s->route_cnt.assign(nhosts_, 0);
 		s->route_ports.clear();

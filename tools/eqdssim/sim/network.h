@@ -32,6 +32,7 @@ public:
 
 	// The port a packet takes (the same choice routing and the fluid model make).
 	Port *next_port(uint32_t src, uint32_t dst, uint8_t path_id, EcmpMode mode) const;
+	void set_tier(uint32_t tier) { hash_.set_tier(tier); }
 
 private:
 	Network &net_;

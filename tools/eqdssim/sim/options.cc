@@ -55,16 +55,16 @@ const char *usage()
 	       "  --topo=star|dumbbell|leafspine|fattree  --hosts=N --k=K\n"
 	       "  --leaves=N --spines=N --hosts-per-leaf=N\n"
 	       "  --rate=10G --fabric-rate=10G --delay=1us --buffer=100 --ecn=PKTS --trim=0|1\n"
-	       "  --ecmp=packet|flow\n"
+	       "  --ecmp=packet|packet-hash|flow\n"
 	       "  --traffic=greedy|permutation|incast|closedloop|poisson\n"
 	       "  --size=BYTES (0: greedy) --senders=N --receiver=ID --load=0.3\n"
 	       "  --size-csv=FILE --start-spread=TIME\n"
 	       "  --window=PKTS --queue-limit=PKTS --mode=rts|burst --pull-rate=RATE\n"
-	       "  --rto-min=TIME --reorder-timeout=TIME\n"
+	       "  --rto-min=TIME --reorder-timeout=TIME --pacer-interval=TIME (timer floor)\n"
 	       "  --duration=TIME --warmup=TIME --drain=TIME --sample=TIME --seed=N\n"
 	       "  --loss=KIND:P (KIND data|rts|ack|nack|pull|rst; repeatable)\n"
 	       "  --forget-at=TIME --forget-host=ID\n"
-	       "  --out=DIR --label=TEXT --fluid-baseline=0|1\n";
+	       "  --out=DIR --label=TEXT --fluid-baseline=0|1 --progress=0|1\n";
 }
 
 Options parse_options(const std::vector<std::string> &args)
@@ -92,9 +92,14 @@ Options parse_options(const std::vector<std::string> &args)
 		else if (k == "ecn") c.topo.ecn_threshold_pkts = (uint32_t)std::stoul(v);
 		else if (k == "trim") c.topo.trim = v == "1";
 		else if (k == "ecmp") {
-			if (v != "packet" && v != "flow")
-				throw std::invalid_argument("--ecmp is packet or flow");
-			c.ecmp = v == "packet" ? EcmpMode::kPerPacket : EcmpMode::kPerFlow;
+			if (v == "packet")
+				c.ecmp = EcmpMode::kPerPacket;
+			else if (v == "packet-hash")
+				c.ecmp = EcmpMode::kPerPacketHash;
+			else if (v == "flow")
+				c.ecmp = EcmpMode::kPerFlow;
+			else
+				throw std::invalid_argument("--ecmp is packet, packet-hash or flow");
 		}
 		else if (k == "traffic") c.work.kind = v;
 		else if (k == "size") c.work.flow_size = std::stoull(v);
@@ -109,6 +114,7 @@ Options parse_options(const std::vector<std::string> &args)
 		else if (k == "pull-rate") c.eqds.pull_rate_bps = parse_rate(v);
 		else if (k == "rto-min") c.eqds.rto_min = parse_time(v);
 		else if (k == "reorder-timeout") c.eqds.reorder_timeout = parse_time(v);
+		else if (k == "pacer-interval") c.eqds.pacer_min_interval = parse_time(v);
 		else if (k == "duration") c.duration = parse_time(v);
 		else if (k == "warmup") c.warmup = parse_time(v);
 		else if (k == "drain") c.drain = parse_time(v);
@@ -123,6 +129,7 @@ Options parse_options(const std::vector<std::string> &args)
 		}
 		else if (k == "forget-at") c.forget_at = parse_time(v);
 		else if (k == "forget-host") c.forget_host = (uint32_t)std::stoul(v);
+		else if (k == "progress") c.progress = v == "1";
 		else if (k == "out") o.out_dir = v;
 		else if (k == "label") o.label = v;
 		else if (k == "fluid-baseline") o.fluid_baseline = v == "1";

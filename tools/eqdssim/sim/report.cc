@@ -83,7 +83,8 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r,
 	j.num("buffer_pkts", c.topo.buffer_pkts);
 	j.num("ecn_threshold_pkts", c.topo.ecn_threshold_pkts);
 	j.boolean("trim", c.topo.trim);
-	j.str("ecmp", c.ecmp == EcmpMode::kPerPacket ? "per_packet" : "per_flow");
+	j.str("ecmp", c.ecmp == EcmpMode::kPerPacket ? "per_packet" :
+		      c.ecmp == EcmpMode::kPerPacketHash ? "per_packet_hash" : "per_flow");
 	j.str("workload", c.work.kind);
 	j.num("flow_size", (double)c.work.flow_size);
 	j.num("load", c.work.load);
@@ -146,6 +147,7 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r,
 	j.num("pull_quanta_sent", (double)h.pull_quanta_sent);
 	j.num("pulls_rcvd", (double)h.pulls_rcvd);
 	j.num("credit_refused", (double)h.credit_refused);
+	j.num("ring_full", (double)h.ring_full);
 	j.num("drop_queue_full", (double)h.drop_queue_full);
 	j.num("drop_dup", (double)h.drop_dup);
 	j.num("drop_window", (double)h.drop_window);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace eqdssim {
 
@@ -106,7 +107,16 @@ void Scenario::run()
 {
 	auto t0 = std::chrono::steady_clock::now();
 
-	events_.run_until(cfg_.duration);
+	const uint32_t steps = cfg_.progress ? 10 : 1;
+
+	for (uint32_t i = 1; i <= steps; i++) {
+		events_.run_until(cfg_.duration * i / steps);
+		if (cfg_.progress)
+			std::fprintf(stderr, "  %u%%: %.1f ms simulated, %.0f M events, %.0f s\n",
+				     i * 100 / steps, (double)events_.now() / 1e6,
+				     (double)events_.events_run() / 1e6,
+				     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+	}
 	for (SimTime waited = 0; cfg_.drain && waited < cfg_.drain && !quiescent();
 	     waited += kDrainStep)
 		events_.run_until(events_.now() + kDrainStep);

@@ -36,6 +36,7 @@ struct ScenarioConfig {
 	std::array<double, (size_t)PacketKind::kCount> loss{};	// per packet kind
 	SimTime forget_at = 0;		// a host loses its receive state (0: never)
 	uint32_t forget_host = 0;
+	bool progress = false;		// report each tenth of the run on stderr
 };
 
 // One point of the time series.
