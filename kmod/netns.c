@@ -11,6 +11,7 @@
 #include "socket.h"
 #include "tunnels.h"
 #include "pull.h"
+#include "deliver.h"
 
 unsigned int eqds_net_id __read_mostly;
 
@@ -31,9 +32,12 @@ static int __net_init eqds_net_init(struct net *net)
 	en->net = net;
 	mutex_init(&en->lock);
 	RCU_INIT_POINTER(en->config, cfg);
-	err = eqds_tunnels_init(en);
+	err = eqds_deliver_init(en);
 	if (err)
 		goto err_stats;
+	err = eqds_tunnels_init(en);
+	if (err)
+		goto err_deliver;
 	eqds_pull_init(en);
 
 	/* A busy port must not stop the namespace from coming up. */
@@ -54,6 +58,8 @@ err_sockets:
 	WRITE_ONCE(en->exiting, true);
 	eqds_tunnels_destroy(en);
 	eqds_pull_stop(en);
+err_deliver:
+	eqds_deliver_destroy(en);
 err_stats:
 	eqds_stats_free(en->stats);
 	kfree(cfg);
@@ -64,12 +70,16 @@ static void __net_exit eqds_net_exit(struct net *net)
 {
 	struct eqds_net *en = eqds_net(net);
 
-	/* Stop what feeds the tunnels, then the tunnels, then the pacer. */
+	/*
+	 * Stop what feeds the tunnels, then the tunnels, then the pacer, and
+	 * last the delivery that receive and the tunnels' timers use.
+	 */
 	WRITE_ONCE(en->exiting, true);
 	eqds_capture_unregister(en);
 	eqds_sockets_close(en);
 	eqds_tunnels_destroy(en);
 	eqds_pull_stop(en);
+	eqds_deliver_destroy(en);
 	kfree(rcu_dereference_protected(en->config, true));
 	eqds_stats_free(en->stats);
 }

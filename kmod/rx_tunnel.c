@@ -20,6 +20,7 @@
 #include "tunnels.h"
 #include "pull.h"
 #include "xmit.h"
+#include "deliver.h"
 
 /*
  * How long a hole may hold back the packets after it: longer than the delay
@@ -135,11 +136,8 @@ static void deliver(struct eqds_net *en, struct sk_buff_head *list)
 {
 	struct sk_buff *skb;
 
-	while ((skb = __skb_dequeue(list))) {
-		eqds_stats_add(en->stats, EQDS_STATS_A_RX_PACKETS, 1);
-		eqds_stats_add(en->stats, EQDS_STATS_A_RX_BYTES, skb->len);
-		netif_rx(skb);
-	}
+	while ((skb = __skb_dequeue(list)))
+		eqds_deliver(en, skb);
 }
 
 static void hold(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)

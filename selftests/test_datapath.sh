@@ -18,10 +18,13 @@ rx=$(stat h2 rx_packets)
 	fail "counters move" "h1 tx_packets=$tx h2 rx_packets=$rx"
 
 # The wire: while iperf3 runs, no TCP is seen on the link, only EQDS.
-ip netns exec h2 timeout 4 tcpdump -i v2 -nn -s 96 -w /tmp/wire.pcap 2> /dev/null &
+ip netns exec h2 tcpdump -i v2 -nn -s 96 -w /tmp/wire.pcap 2> /tmp/wire.err &
 dump=$!
-sleep 0.5
+# Capture from the start of the transfer to its end, however slow tcpdump
+# is to start under emulation.
+for i in $(seq 100); do grep -q "listening on" /tmp/wire.err && break; sleep 0.1; done
 r1=$(iperf h2 10.0.1.2 h1 3)
+kill -INT $dump
 wait $dump
 r2=$(iperf h2 10.0.1.2 h1 3 -R)
 echo "iperf3 h1->h2: ${r1% *} Mbit/s (retransmits ${r1#* }); h2->h1: ${r2% *} Mbit/s"

@@ -139,10 +139,10 @@ u64 eqds_rx_nack_after(const struct eqds_rx *rx, u64 timeout_ns);
 /*
  * The next NACK due now, if any: call until false. Once the current batch
  * of holes (those before the furthest packet held when it began) has
- * waited eqds_rx_nack_after(), each of its holes is reported once: *seq is its first missing seq (rcv_nxt for
- * the first: that NACK also acknowledges) and *sack the bitmap after it,
- * relative to *seq; the holes below the bitmap's highest bit count as
- * reported with it.
+ * waited eqds_rx_nack_after(), each of its holes is reported once: *seq is
+ * its first missing seq (rcv_nxt for the first: that NACK also
+ * acknowledges) and *sack the bitmap after it, relative to *seq; the holes
+ * below the bitmap's highest bit count as reported with it.
  */
 bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
 		  u64 *sack);
