@@ -24,7 +24,8 @@
  *  socket replacement.
  *  @config and @sock4/@sock6 are RCU-protected; readers in any context
  *  need only rcu_read_lock().
- *  @sched_lock (BH spinlock) protects @sched, @pacer_armed and, in every
+ *  @sched_lock (BH spinlock) protects @sched, @pacer_armed, writes of
+ *  @busy_us (control packets read it without the lock) and, in every
  *  receiving tunnel, rx.pulls and rx.asl. The pacer timer and the receive
  *  path take it.
  *  The tunnel tables are rhashtables (RCU lookups; insert/remove are
@@ -51,6 +52,7 @@ struct eqds_net {
 	struct eqds_sched sched;
 	struct hrtimer pacer;
 	bool pacer_armed;
+	u16 busy_us;		/* eqds_sched_busy_us(), advertised; read racily */
 	int rx_ifindex;		/* device data last arrived on: its speed sets the rate */
 	u64 link_rate_bps;	/* pull rate in use */
 	struct delayed_work rate_work;

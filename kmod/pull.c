@@ -66,6 +66,7 @@ static void send_pull(struct eqds_net *en, const struct grant *g)
 	pkt.epoch = g->epoch;
 	pkt.ctrl.pull_no = g->pull_no;
 	pkt.ctrl.quantum = EQDS_QUANTUM / 64;
+	pkt.ctrl.busy_us = READ_ONCE(en->busy_us);
 	if (eqds_xmit_ctrl(en, &local, &t->peer, &pkt) == 0)
 		eqds_count(en, EQDS_STATS_A_PULLS_SENT);
 }
@@ -95,9 +96,11 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 		g[n].t = t;
 		g[n].epoch = t->rx.epoch;
 		g[n].pull_no = eqds_rxt_pull_grant(t, q);
+		eqds_sched_set_backlog(&en->sched, node, want - q);
 		eqds_sched_granted(&en->sched, node, q, want - q);
 		n++;
 	}
+	WRITE_ONCE(en->busy_us, eqds_sched_busy_us(&en->sched));
 	if (en->sched.active && !READ_ONCE(en->exiting)) {
 		u64 next = max_t(u64, eqds_sched_next_ns(&en->sched, now), EQDS_PACER_MIN_NS);
 

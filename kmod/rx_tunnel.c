@@ -103,6 +103,7 @@ static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct ctrl_msg *m)
 	pkt.path_id = m->path;
 	pkt.ctrl.ack = m->ack;
 	pkt.ctrl.sack = m->sack;
+	pkt.ctrl.busy_us = READ_ONCE(t->en->busy_us);
 	if (eqds_xmit_ctrl(t->en, &t->local, &t->peer, &pkt) == 0)
 		eqds_count(t->en, m->flags & EQDS_F_NACK ?
 			   EQDS_STATS_A_NACKS_SENT : EQDS_STATS_A_ACKS_SENT);
@@ -229,10 +230,14 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 static void demand(struct eqds_rxt *t, u16 pull_target)
 {
 	struct eqds_net *en = t->en;
+	u32 want;
 
 	spin_lock(&en->sched_lock);
 	eqds_pullgen_demand(&t->rx.pulls, pull_target);
-	if (eqds_pullgen_outstanding(&t->rx.pulls)) {
+	want = eqds_pullgen_outstanding(&t->rx.pulls);
+	eqds_sched_set_backlog(&en->sched, &t->rx.asl, want);
+	WRITE_ONCE(en->busy_us, eqds_sched_busy_us(&en->sched));
+	if (want) {
 		eqds_sched_activate(&en->sched, &t->rx.asl);
 		eqds_pacer_kick(en);
 	}

@@ -72,6 +72,7 @@ void eqds_asl_node_init(struct eqds_asl_node *n, u32 weight)
 	n->weight = weight ? weight : 1;
 	n->deficit = 0;
 	n->queued = false;
+	n->backlog = 0;
 }
 
 void eqds_sched_activate(struct eqds_sched *s, struct eqds_asl_node *n)
@@ -86,6 +87,8 @@ void eqds_sched_activate(struct eqds_sched *s, struct eqds_asl_node *n)
 
 void eqds_sched_deactivate(struct eqds_sched *s, struct eqds_asl_node *n)
 {
+	s->backlog -= n->backlog;
+	n->backlog = 0;
 	if (!n->queued)
 		return;
 	eqds_asl_unlink(n);
@@ -190,4 +193,25 @@ u64 eqds_sched_next_ns(const struct eqds_sched *s, u64 now_ns)
 	wait = eqds_div64_u64(need + s->rate_bps - 1, s->rate_bps);
 	elapsed = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
 	return wait > elapsed ? wait - elapsed : 0;
+}
+
+void eqds_sched_set_backlog(struct eqds_sched *s, struct eqds_asl_node *n,
+			    u32 outstanding)
+{
+	s->backlog = s->backlog - n->backlog + outstanding;
+	n->backlog = outstanding;
+}
+
+u16 eqds_sched_busy_us(const struct eqds_sched *s)
+{
+	u64 us, mbit = eqds_div_u64(s->rate_bps, 1000000);
+
+	if (!s->backlog || !mbit)
+		return 0;
+	/*
+	 * bits * 1e6 / rate: the backlog is at most 2^16 tunnels of 2^16
+	 * quanta, so bits < 2^46; dividing the rate first keeps it in range.
+	 */
+	us = eqds_div64_u64(s->backlog * s->quantum * 8, mbit);
+	return (u16)eqds_min_u64(us, 0xffff);
 }

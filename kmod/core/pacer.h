@@ -34,6 +34,7 @@ struct eqds_asl_node {
 	u32	weight;		/* relative share, >= 1 */
 	u32	deficit;	/* quanta left in this round */
 	bool	queued;		/* on the list */
+	u32	backlog;	/* quanta this sender still wants pulled */
 };
 
 /* Highest pacing rate; faster ones are clamped to it (1.1 Pb/s). */
@@ -49,6 +50,7 @@ struct eqds_sched {
 	u32	max_burst;	/* bytes: bound on catch-up after a late timer */
 	u32	quantum;	/* bytes per pull quantum */
 	bool	idle;		/* the list was empty since last_ns */
+	u64	backlog;	/* sum of the nodes' backlogs, quanta */
 };
 
 /*
@@ -100,5 +102,18 @@ void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
  * the rate is 0); the caller arms its timer no earlier than this.
  */
 u64 eqds_sched_next_ns(const struct eqds_sched *s, u64 now_ns);
+
+/*
+ * Busy time: how long the receiver's link stays saturated by the pulls its
+ * senders still want, which it advertises in every control packet so that
+ * a sender about to start with a burst can tell it would land on a busy
+ * link. The glue reports each sender's outstanding quanta whenever its
+ * pull generator changes (demand, grant); deactivation clears it.
+ */
+void eqds_sched_set_backlog(struct eqds_sched *s, struct eqds_asl_node *n,
+			    u32 outstanding);
+
+/* Backlog drain time at the rate, microseconds, capped at the 16-bit field. */
+u16 eqds_sched_busy_us(const struct eqds_sched *s);
 
 #endif /* _EQDS_CORE_PACER_H */

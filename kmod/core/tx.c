@@ -34,10 +34,15 @@ void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock)
 {
 	struct eqds_tx_stats stats = tx->stats;
 	u32 epoch = eqds_tx_next_epoch(tx->epoch, clock);
+	bool busy = now_ns < tx->busy_until_ns;
+	u64 busy_until = tx->busy_until_ns;
 
-	/* A restart begins in RTS mode: the receiver just lost its state. */
-	eqds_tx_init(tx, epoch, tx->credit.window, tx->credit.quantum, false,
-		     tx->rto_min_ns, now_ns);
+	eqds_tx_init(tx, epoch, tx->credit.window, tx->credit.quantum,
+		     tx->burst_mode, tx->rto_min_ns, now_ns);
+	if (busy)
+		eqds_credit_init(&tx->credit, tx->credit.window,
+				 tx->credit.quantum, 0);
+	tx->busy_until_ns = busy_until;
 	tx->stats = stats;
 	tx->stats.restarts++;
 }
@@ -124,6 +129,8 @@ void eqds_tx_ctrl(struct eqds_tx *tx, const struct eqds_pkt *pkt, u64 now_ns,
 		if (pkt->flags & EQDS_F_SACK)
 			act->nack_sack = c->sack;
 	}
+	/* Every answer of the receiver's says how busy its link is now. */
+	tx->busy_until_ns = now_ns + (u64)c->busy_us * 1000;
 	if (pkt->flags & EQDS_F_PULL) {
 		act->credit_gained = eqds_credit_pull(&tx->credit, c->pull_no,
 						      eqds_quantum_bytes(c->quantum));

@@ -48,6 +48,7 @@ struct eqds_tx {
 	u32	recent_cur;	/* bytes sent in the current interval */
 	u32	recent_prev;	/* bytes sent in the interval before */
 	u64	rts_ns;		/* last RTS or last credit arrival */
+	u64	busy_until_ns;	/* the receiver's link is busy until then */
 	struct eqds_credit	credit;
 	struct eqds_tx_stats	stats;
 };
@@ -79,7 +80,11 @@ void eqds_tx_init(struct eqds_tx *tx, u32 epoch, u32 window, u32 quantum,
  * serial comparison holds for half of that.
  */
 
-/* A newer epoch after a restart; same settings. */
+/*
+ * A newer epoch after a restart; same settings. In burst mode it starts
+ * with a window of credit again, unless the receiver's last busy time says
+ * its link is still saturated: then it asks first (RTS).
+ */
 void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock);
 
 /* The epoch to use: clock if it is after prev (serial order), else prev + 1; never 0. */

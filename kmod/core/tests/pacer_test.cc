@@ -607,3 +607,42 @@ TEST(Pacer, ListOperationsMatchModel)
 		}
 	}
 }
+
+namespace {
+
+// Busy time: the total backlog the senders report, drained at the rate.
+TEST(PacerBusy, BacklogDrainTimeAtTheRate)
+{
+	struct eqds_sched s;
+	struct eqds_asl_node a, b;
+
+	eqds_sched_init(&s, 1000000000ull, 1000, 8000, 0);	// 1 Gb/s, 1000 B
+	eqds_asl_node_init(&a, 1);
+	eqds_asl_node_init(&b, 1);
+	EXPECT_EQ(eqds_sched_busy_us(&s), 0);
+	eqds_sched_activate(&s, &a);
+	eqds_sched_set_backlog(&s, &a, 100);	// 100 quanta = 800 us
+	EXPECT_EQ(eqds_sched_busy_us(&s), 800);
+	eqds_sched_activate(&s, &b);
+	eqds_sched_set_backlog(&s, &b, 50);
+	EXPECT_EQ(eqds_sched_busy_us(&s), 1200);
+	eqds_sched_set_backlog(&s, &a, 10);	// a's demand shrank
+	EXPECT_EQ(eqds_sched_busy_us(&s), 480);
+	// Leaving the list takes a sender's backlog with it, queued or not.
+	eqds_sched_deactivate(&s, &b);
+	EXPECT_EQ(eqds_sched_busy_us(&s), 80);
+	EXPECT_EQ(s.backlog, 10u);
+	eqds_sched_deactivate(&s, &a);
+	EXPECT_EQ(s.backlog, 0u);
+	EXPECT_EQ(eqds_sched_busy_us(&s), 0);
+	// Capped at the 16-bit wire field.
+	eqds_sched_set_backlog(&s, &a, 0xffffffffu);
+	EXPECT_EQ(eqds_sched_busy_us(&s), 0xffff);
+	eqds_sched_set_backlog(&s, &a, 0);
+	// No rate (below 1 Mbit/s): nothing to say.
+	eqds_sched_set_rate(&s, 999999, 0);
+	eqds_sched_set_backlog(&s, &a, 5);
+	EXPECT_EQ(eqds_sched_busy_us(&s), 0);
+}
+
+} // namespace

@@ -431,6 +431,30 @@ TEST_F(tx_fixture, PullTargetCountsRecentSending)
 	EXPECT_EQ(eqds_tx_pull_target(&tx, q, t + 4 * R - 1), 3);
 }
 
+// In burst mode a restart bursts again, unless the receiver's busy time
+// (carried by every control packet) says its link is still saturated.
+TEST_F(tx_fixture, BurstRestartHonoursTheReceiversBusyTime)
+{
+	eqds_tx_init(&tx, EPOCH, WIN, Q, true, RTO, 1000);
+	EXPECT_EQ(tx.credit.credit, WIN);
+	struct eqds_pkt p = ctrl(EPOCH, EQDS_F_ACK, isn);
+
+	p.ctrl.busy_us = 500;		// busy until 2000 + 500 us
+	recv(p, 2000);
+	EXPECT_EQ(tx.busy_until_ns, 2000u + 500000u);
+	eqds_tx_restart(&tx, 2000 + 499999, EPOCH + 1);
+	EXPECT_EQ(tx.credit.credit, 0u);	// busy: ask first
+	EXPECT_TRUE(tx.burst_mode);		// still a burst-mode tunnel
+	eqds_tx_restart(&tx, 2000 + 500000, EPOCH + 2);
+	EXPECT_EQ(tx.credit.credit, WIN);	// idle again: burst
+	// A busy time of 0 clears it at once.
+	p = ctrl(tx.epoch, EQDS_F_ACK, eqds_isn(tx.epoch));
+	recv(p, 900000);
+	EXPECT_EQ(tx.busy_until_ns, 900000u);
+	eqds_tx_restart(&tx, 900000, EPOCH + 3);
+	EXPECT_EQ(tx.credit.credit, WIN);
+}
+
 TEST_F(tx_fixture, RstRestartsWithANewerEpoch)
 {
 	pull(8, 1000);
@@ -454,7 +478,7 @@ TEST_F(tx_fixture, RstRestartsWithANewerEpoch)
 	EXPECT_EQ(tx.snd_nxt, tx.snd_una);
 	EXPECT_FALSE(tx.confirmed);
 	EXPECT_EQ(eqds_tx_data_flags(&tx), EQDS_F_SYN);
-	EXPECT_EQ(tx.credit.credit, 0u);	// RTS mode, even from burst
+	EXPECT_EQ(tx.credit.credit, 0u);	// RTS mode: not in burst mode
 	EXPECT_EQ(tx.credit.pull_hi, 0u);	// new epoch, new pull numbers
 	EXPECT_EQ(tx.credit.window, WIN);
 	EXPECT_EQ(tx.rto_min_ns, RTO);
