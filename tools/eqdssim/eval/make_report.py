@@ -53,7 +53,7 @@ def main():
     w("")
     w("All links 10 Gb/s, 1 us propagation delay per link, 1500-byte outer packets, "
       "eqds defaults (RTS start, window 150 packets, EQIF queue 100 packets, pull rate 95% "
-      "of the host link, 4 ms reorder timeout, 10 ms minimum RTO). Throughput counts outer "
+      "of the host link, 16 ms reorder timeout with NACKs after the learnt path skew, 10 ms minimum RTO). Throughput counts outer "
       "IP bytes, so the pull rate caps it at 0.95 of the link.")
     w("")
     w("## Acceptance summary")

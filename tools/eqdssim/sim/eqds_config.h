@@ -31,7 +31,8 @@ struct EqdsConfig {
 	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
 	uint32_t rtx_max = 16;				// EQDS_RTX_MAX
 	// kmod/rx_tunnel.c
-	SimTime reorder_timeout = 4 * kMs;		// EQDS_REORDER_TIMEOUT_NS
+	SimTime reorder_timeout = 16 * kMs;		// EQDS_REORDER_TIMEOUT_NS
+	uint32_t nack_burst = 8;			// EQDS_NACK_BURST
 	uint32_t ack_every = 16;			// EQDS_ACK_EVERY
 	SimTime ack_delay = 1 * kMs;			// EQDS_ACK_DELAY_NS
 };

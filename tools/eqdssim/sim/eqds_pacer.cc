@@ -73,9 +73,11 @@ void PullPacer::run()
 		g[n].epoch = t->rx().epoch;
 		g[n].pull_no = t->pull_grant(q);
 		g[n].quanta = q;
+		eqds_sched_set_backlog(&sched_, node, want - q);
 		eqds_sched_granted(&sched_, node, q, want - q);
 		n++;
 	}
+	update_busy();
 	if (sched_.active) {
 		u64 next = std::max<u64>(eqds_sched_next_ns(&sched_, now), cfg.pacer_min_interval);
 
@@ -99,6 +101,7 @@ void PullPacer::run()
 		pkt.epoch = g[i].epoch;
 		pkt.ctrl.pull_no = g[i].pull_no;
 		pkt.ctrl.quantum = (u16)(cfg.quantum >> EQDS_QUANTUM_SHIFT);
+		pkt.ctrl.busy_us = busy_us_;
 		host_.counters().pulls_sent++;
 		host_.counters().pull_quanta_sent += g[i].quanta;
 		host_.send_packet(g[i].t->peer(), pkt, nullptr);

@@ -22,6 +22,10 @@ public:
 	void configure();
 	// A sender joined the list: make sure the pacer runs (eqds_pacer_kick()).
 	void kick();
+	// The busy time every control packet advertises (en->busy_us), kept
+	// up to date from the scheduler's backlog.
+	void update_busy() { busy_us_ = eqds_sched_busy_us(&sched_); }
+	uint16_t busy_us() const { return busy_us_; }
 	struct eqds_sched &sched() { return sched_; }
 	const struct eqds_sched &sched() const { return sched_; }
 
@@ -31,6 +35,7 @@ private:
 	Host &host_;
 	struct eqds_sched sched_;
 	bool armed_ = false;
+	uint16_t busy_us_ = 0;
 	Timer timer_;
 };
 

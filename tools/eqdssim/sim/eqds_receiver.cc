@@ -2,6 +2,7 @@
 // Mirrors kmod/rx_tunnel.c; see the header.
 #include "eqds_receiver.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
@@ -34,36 +35,59 @@ ReceiverTunnel *ReceiverTunnel::from_asl(struct eqds_asl_node *node)
 	return reinterpret_cast<RxCore *>(rx)->owner;
 }
 
-void ReceiverTunnel::plan_ack(AckPlan *a, uint8_t extra, uint32_t nack_seq)
+void ReceiverTunnel::plan(AckPlan *a, uint8_t extra, uint32_t ack, uint64_t sack)
 {
 	a->send = true;
-	a->flags = EQDS_F_SYN | EQDS_F_ACK | extra;
-	a->ack = (extra & EQDS_F_NACK) ? nack_seq : core_.rx.rcv_nxt;
-	a->sack = (extra & EQDS_F_NACK) ? 0 : eqds_rx_sack(&core_.rx);
-	if (a->sack)
-		a->flags |= EQDS_F_SACK;
 	a->epoch = core_.rx.epoch;
-	a->path = path_++;
+	a->ack.flags = EQDS_F_SYN | EQDS_F_ACK | extra | (sack ? EQDS_F_SACK : 0);
+	a->ack.ack = ack;
+	a->ack.sack = sack;
+	a->ack.path = path_++;
 	core_.rx.since_ack = 0;
 }
 
-void ReceiverTunnel::send_ack(const AckPlan &a)
+void ReceiverTunnel::plan_ack(AckPlan *a)
+{
+	plan(a, 0, core_.rx.rcv_nxt, eqds_rx_sack(&core_.rx));
+}
+
+void ReceiverTunnel::plan_nack(AckPlan *a, uint32_t seq, uint64_t sack)
+{
+	CtrlMsg &m = a->nack[a->nnacks++];
+
+	a->epoch = core_.rx.epoch;
+	m.flags = EQDS_F_NACK | (sack ? EQDS_F_SACK : 0);
+	m.ack = seq;
+	m.sack = sack;
+	m.path = path_++;
+}
+
+void ReceiverTunnel::send_ctrl(uint32_t epoch, const CtrlMsg &m)
 {
 	struct eqds_pkt pkt;
 
 	std::memset(&pkt, 0, sizeof(pkt));
 	pkt.type = EQDS_TYPE_CTRL;
 	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = a.flags;
-	pkt.epoch = a.epoch;
-	pkt.path_id = a.path;
-	pkt.ctrl.ack = a.ack;
-	pkt.ctrl.sack = a.sack;
-	if (a.flags & EQDS_F_NACK)
+	pkt.flags = m.flags;
+	pkt.epoch = epoch;
+	pkt.path_id = m.path;
+	pkt.ctrl.ack = m.ack;
+	pkt.ctrl.sack = m.sack;
+	pkt.ctrl.busy_us = host_.pacer().busy_us();
+	if (m.flags & EQDS_F_NACK)
 		host_.counters().nacks_sent++;
 	else
 		host_.counters().acks_sent++;
 	host_.send_packet(peer_, pkt, nullptr);
+}
+
+void ReceiverTunnel::send_acks(const AckPlan &a)
+{
+	if (a.send)
+		send_ctrl(a.epoch, a.ack);
+	for (uint32_t i = 0; i < a.nnacks; i++)
+		send_ctrl(a.epoch, a.nack[i]);
 }
 
 void ReceiverTunnel::deliver(const AppData &app, bool late)
@@ -80,15 +104,17 @@ void ReceiverTunnel::arm_timer(SimTime when)
 	timer_.start(when);
 }
 
-// rx_tunnel.c's release(): what the reorder state lets go, and a NACK for
-// the first hole given up on.
+// rx_tunnel.c's release(): what the reorder state lets go; a NACK for the
+// first hole given up on, and NACKs of holes that have waited longer than
+// holes take to fill while the packets after them are still held.
 void ReceiverTunnel::release(SimTime now, AckPlan *ack)
 {
 	struct eqds_rx &rx = core_.rx;
-	u64 skipped = rx.stats.skipped, before;
+	u64 skipped = rx.stats.skipped, before, sack;
 	bool nack = false;
 	u32 first_missing = 0, from, seq;
 	SimTime timeout = host_.cfg().reorder_timeout;
+	uint32_t burst = std::min<uint32_t>(host_.cfg().nack_burst, 8);
 
 	for (;;) {
 		from = rx.rcv_nxt;
@@ -108,9 +134,20 @@ void ReceiverTunnel::release(SimTime now, AckPlan *ack)
 	}
 	host_.counters().reorder_skipped += rx.stats.skipped - skipped;
 	if (nack)
-		plan_ack(ack, EQDS_F_NACK, first_missing);
-	if (rx.nheld)
-		arm_timer(eqds_rx_deadline(&rx, timeout));
+		plan(ack, EQDS_F_NACK, first_missing, 0);
+	while (ack->nnacks < burst && eqds_rx_nack(&rx, now, timeout, &seq, &sack)) {
+		/* The hole at rcv_nxt: the acknowledgment names it. */
+		if (seq == rx.rcv_nxt && !nack)
+			plan(ack, EQDS_F_NACK, seq, sack);
+		else
+			plan_nack(ack, seq, sack);
+	}
+	if (rx.nheld) {
+		u64 when = eqds_rx_deadline(&rx, timeout);
+		u64 nack_when = eqds_rx_nack_deadline(&rx, timeout);
+
+		arm_timer(nack_when ? std::min(when, nack_when) : when);
+	}
 }
 
 void ReceiverTunnel::new_epoch(uint32_t epoch)
@@ -124,8 +161,13 @@ void ReceiverTunnel::new_epoch(uint32_t epoch)
 
 void ReceiverTunnel::demand(uint16_t pull_target)
 {
+	u32 want;
+
 	eqds_pullgen_demand(&core_.rx.pulls, pull_target);
-	if (eqds_pullgen_outstanding(&core_.rx.pulls)) {
+	want = eqds_pullgen_outstanding(&core_.rx.pulls);
+	eqds_sched_set_backlog(&host_.pacer().sched(), &core_.rx.asl, want);
+	host_.pacer().update_busy();
+	if (want) {
 		eqds_sched_activate(&host_.pacer().sched(), &core_.rx.asl);
 		host_.pacer().kick();
 	}
@@ -159,7 +201,7 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 			return;
 		}
 		new_epoch(pkt.epoch);
-		plan_ack(&ack, 0, 0);
+		plan_ack(&ack);
 	}
 	demand(pkt.data.pull_target);
 
@@ -167,7 +209,7 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 		epoch_rx_bytes_ += ip_bytes;
 		if (ce)
 			host_.counters().ce_rcvd++;
-		switch (eqds_rx_data(&rx, pkt.data.seq, nsegs, now)) {
+		switch (eqds_rx_packet(&rx, pkt.data.seq, nsegs, pkt.flags & EQDS_F_RTX, now)) {
 		case EQDS_RX_DELIVER:
 			deliver(app, false);
 			break;
@@ -183,7 +225,7 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 			break;
 		case EQDS_RX_DUP:
 			host_.counters().drop_dup++;
-			plan_ack(&ack, 0, 0);
+			plan_ack(&ack);
 			break;
 		default:
 			host_.counters().drop_window++;
@@ -191,12 +233,11 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 		}
 		release(now, &ack);
 		if (!ack.send && rx.since_ack >= host_.cfg().ack_every)
-			plan_ack(&ack, 0, 0);
+			plan_ack(&ack);
 		else if (!ack.send && rx.since_ack)
 			arm_timer(now + host_.cfg().ack_delay);
 	}
-	if (ack.send)
-		send_ack(ack);
+	send_acks(ack);
 }
 
 void ReceiverTunnel::on_timer()
@@ -205,9 +246,8 @@ void ReceiverTunnel::on_timer()
 
 	release(host_.now(), &ack);
 	if (!ack.send && core_.rx.since_ack)
-		plan_ack(&ack, 0, 0);
-	if (ack.send)
-		send_ack(ack);
+		plan_ack(&ack);
+	send_acks(ack);
 }
 
 uint32_t ReceiverTunnel::pull_grant(uint32_t quanta)

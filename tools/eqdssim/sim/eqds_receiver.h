@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 // One receiving tunnel of a simulated host: what kmod/rx_tunnel.c does
-// around the core's struct eqds_rx (epoch checks, demand to the pull
-// scheduler, hold/release through the reorder window, ACK every 16 packets
-// or after 1 ms, NACK of a hole given up on, duplicate re-ack).
+// around the core's struct eqds_rx (epoch checks, demand and backlog to the
+// pull scheduler, hold/release through the reorder window, ACK every 16
+// packets or after 1 ms, NACKs of holes that outlive the paths' learnt skew
+// and of holes given up on, duplicate re-ack, busy time in every ACK).
 #pragma once
 
 #include <cstdint>
@@ -47,21 +48,32 @@ public:
 	uint64_t epoch_rx_bytes() const { return epoch_rx_bytes_; }
 
 private:
-	struct AckPlan {
-		bool send = false;
+	// A control packet to send once the decision is made (ctrl_msg).
+	struct CtrlMsg {
 		uint8_t flags = 0;
+		uint8_t path = 0;
 		uint32_t ack = 0;
 		uint64_t sack = 0;
+	};
+	// An acknowledgment (which may carry the first NACK) and NACKs of
+	// further holes, which acknowledge nothing (rx_tunnel.c's ack_plan).
+	struct AckPlan {
+		bool send = false;
+		uint32_t nnacks = 0;
 		uint32_t epoch = 0;
-		uint8_t path = 0;
+		CtrlMsg ack;
+		CtrlMsg nack[8];
 	};
 	struct Held {
 		AppData app;
 		bool used;
 	};
 
-	void plan_ack(AckPlan *a, uint8_t extra, uint32_t nack_seq);
-	void send_ack(const AckPlan &a);
+	void plan(AckPlan *a, uint8_t extra, uint32_t ack, uint64_t sack);
+	void plan_ack(AckPlan *a);
+	void plan_nack(AckPlan *a, uint32_t seq, uint64_t sack);
+	void send_ctrl(uint32_t epoch, const CtrlMsg &m);
+	void send_acks(const AckPlan &a);
 	void release(SimTime now, AckPlan *ack);
 	void new_epoch(uint32_t epoch);
 	void demand(uint16_t pull_target);

@@ -4,7 +4,9 @@
 
 #include <cstring>
 
+#include "ctrl_check.h"
 #include "host.h"
+#include "seq.h"
 
 namespace eqdssim {
 
@@ -98,7 +100,7 @@ void SenderTunnel::pump(SimTime now)
 			if (!eqds_tx_send(&tx_, s->wire_bytes, 1, true, now, &seq))
 				break;
 			ledger_.charged += s->wire_bytes;
-			send_data(&s->app, s->seq, 1, eqds_tx_data_flags(&tx_), now);
+			send_data(&s->app, s->seq, 1, eqds_tx_data_flags(&tx_) | EQDS_F_RTX, now);
 			host_.counters().retransmits++;
 			sent_any = true;
 		}
@@ -192,6 +194,18 @@ void SenderTunnel::add_rtx(uint32_t seq)
 		rtx_[nrtx_++] = seq;
 }
 
+// The other holes a NACK's SACK bitmap shows (tx_tunnel.c's add_nack_holes).
+void SenderTunnel::add_nack_holes(const struct eqds_tx_actions &act)
+{
+	u32 seq = act.retransmit_seq + 1, end = seq + 64;
+
+	if (!act.nack_sack)
+		return;
+	for (; seq != end && eqds_seq_before(seq, tx_.snd_nxt); seq++)
+		if (inflight_find(seq) && eqds_tx_nack_hole(&act, seq))
+			add_rtx(seq);
+}
+
 void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 {
 	struct eqds_tx_actions act;
@@ -199,6 +213,17 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 	u32 una = tx_.snd_una;
 	u64 refused = tx_.credit.refused_bytes;
 
+	// A control packet that must not touch the tunnel (core/ctrl_check.h).
+	switch (eqds_tx_ctrl_verdict(&tx_, &pkt)) {
+	case EQDS_CTRL_OK:
+		break;
+	case EQDS_CTRL_STALE:
+		host_.counters().drop_stale++;
+		return;
+	default:
+		host_.counters().drop_ctrl++;
+		return;
+	}
 	eqds_tx_ctrl(&tx_, &pkt, now, &act);
 	ledger_.gained += act.credit_gained;
 	if (tx_.credit.refused_bytes != refused)
@@ -214,6 +239,7 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 		if (act.retransmit) {
 			host_.counters().nacks_rcvd++;
 			add_rtx(act.retransmit_seq);
+			add_nack_holes(act);
 		}
 	}
 	pump(now);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 // One sending tunnel of a simulated host: what kmod/tx_tunnel.c does around
 // the core's struct eqds_tx, step for step (enqueue with tail drop, pump:
-// retransmissions first then new packets in order then an RTS, restart on
-// RST, free on ack, retransmit on NACK or timeout, one timer for both).
+// retransmissions first (marked RTX) then new packets in order then an RTS,
+// control packets checked by eqds_tx_ctrl_verdict() first, restart on RST,
+// free on ack, retransmit on NACK (and every hole its SACK shows) or
+// timeout, one timer for both).
 // Function names follow the glue's so the two can be read side by side;
 // only skbs became AppData records and the hrtimer became a Timer.
 #pragma once
@@ -67,6 +69,7 @@ private:
 	void restart(SimTime now);
 	void free_acked(uint32_t from, uint32_t to);
 	void add_rtx(uint32_t seq);
+	void add_nack_holes(const struct eqds_tx_actions &act);
 	void arm_timer();
 	void on_timer();
 	void audit();

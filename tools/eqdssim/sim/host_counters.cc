@@ -23,6 +23,7 @@ void HostCounters::add(const HostCounters &o)
 	credit_refused += o.credit_refused;
 	ring_full += o.ring_full;
 	drop_queue_full += o.drop_queue_full;
+	drop_ctrl += o.drop_ctrl;
 	drop_stale += o.drop_stale;
 	drop_unknown += o.drop_unknown;
 	drop_dup += o.drop_dup;

@@ -20,6 +20,7 @@ struct HostCounters {
 	uint64_t credit_refused = 0;	// control packets that refused some credit
 	uint64_t ring_full = 0;		// sends blocked with credit held: EQDS_TX_SLOTS in flight
 	uint64_t drop_queue_full = 0;	// EQIF tail drops
+	uint64_t drop_ctrl = 0;		// control packets failing eqds_tx_ctrl_verdict()
 	uint64_t drop_stale = 0, drop_unknown = 0, drop_dup = 0, drop_window = 0;
 	uint64_t drop_trimmed = 0;	// trimmed headers: the core has no use for them
 	uint64_t decode_errors = 0;

@@ -152,6 +152,7 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r,
 	j.num("drop_dup", (double)h.drop_dup);
 	j.num("drop_window", (double)h.drop_window);
 	j.num("drop_stale", (double)h.drop_stale);
+	j.num("drop_ctrl", (double)h.drop_ctrl);
 	j.num("drop_unknown", (double)h.drop_unknown);
 	j.num("drop_trimmed", (double)h.drop_trimmed);
 	j.num("decode_errors", (double)h.decode_errors);
@@ -184,7 +185,7 @@ void write_flows_csv(std::ostream &out, const Scenario &s)
 	out << "id,src,dst,size,start_us,finish_us,fct_us,delivered,throughput_gbps\n";
 	for (const Flow &f : s.traffic().flows()) {
 		double gbps = !f.finite() && window > 0 ?
-			      (double)f.measured * 1500.0 / Traffic::kMss * 8 / window / 1e9 : 0;
+			      (double)f.measured * (double)Traffic::kFullPacketIpBytes / Traffic::kMss * 8 / window / 1e9 : 0;
 
 		out << f.id << ',' << f.src << ',' << f.dst << ',' << f.size << ','
 		    << (double)f.start / 1e3 << ',' << (double)f.finish / 1e3 << ','

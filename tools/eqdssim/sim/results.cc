@@ -78,7 +78,7 @@ Results compute_results(const Scenario &s)
 			}
 		} else if (measured) {
 			// Inner bytes delivered, counted as outer IP bytes on the wire.
-			double ip = (double)f.measured * 1500.0 / Traffic::kMss;
+			double ip = (double)f.measured * (double)Traffic::kFullPacketIpBytes / Traffic::kMss;
 			double gbps = ip * 8 / ((double)measured / 1e9) / 1e9;
 
 			r.throughput_gbps.push_back(gbps);

@@ -118,12 +118,12 @@ void Traffic::fill(Host &host, SenderTunnel &tunnel)
 		} else {
 			d.index = f.next_index++;
 		}
-		d.inner_bytes = kMss;
+		d.inner_bytes = kMss + kInnerHeaders;
 		if (f.finite()) {
 			uint64_t left = f.size - (uint64_t)d.index * kMss;
 
 			if (left < kMss)
-				d.inner_bytes = (uint32_t)left;
+				d.inner_bytes = (uint32_t)left + kInnerHeaders;
 		}
 		if (!f.finite() || f.next_index < f.packets(kMss) || !f.resend.empty())
 			q.push_back(id);
@@ -155,9 +155,9 @@ void Traffic::delivered(Host &, uint32_t, const AppData &d, bool late)
 		while (f.next_missing < f.got.size() && f.got[f.next_missing])
 			f.next_missing++;
 	}
-	f.delivered += d.inner_bytes;
+	f.delivered += d.inner_bytes - kInnerHeaders;
 	if (now >= measure_from_)
-		f.measured += d.inner_bytes;
+		f.measured += d.inner_bytes - kInnerHeaders;
 	if (f.finite() && f.delivered == f.size) {
 		f.finish = now;
 		if (f.closed_loop) {

@@ -53,8 +53,13 @@ struct Flow {
 
 class Traffic : public Application, public EventTarget {
 public:
-	// Inner bytes per full packet: 1500-byte outer IPv4 packets.
-	static constexpr uint32_t kMss = 1500 - 44;
+	// Flow sizes count transport payload. Each packet carries up to kMss
+	// of it behind 40 bytes of inner IPv4 and TCP headers: 1416 is the
+	// MSS the module clamps TCP to at a 1500-byte MTU, so a full packet
+	// is 1500 outer IP bytes and the smallest still holds an IP header.
+	static constexpr uint32_t kMss = 1416;
+	static constexpr uint32_t kInnerHeaders = 40;
+	static constexpr uint32_t kFullPacketIpBytes = 1500;
 
 	explicit Traffic(Network &net) : net_(net) {}
 

@@ -52,6 +52,7 @@ TEST_P(ControlLoss, CreditConservedAndNoTunnelStuck)
 	EXPECT_GT(s.faults().dropped(lc.kind), 0u) << "the fault was never exercised";
 	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
 	EXPECT_GT(r.audit_checks, 100u);
+	EXPECT_EQ(r.counters.decode_errors, 0u);
 	EXPECT_EQ(r.finished, r.flows);
 	EXPECT_EQ(r.busy_tunnels_at_end, 0u);
 	EXPECT_TRUE(r.quiescent);

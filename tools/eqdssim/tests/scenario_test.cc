@@ -70,6 +70,24 @@ TEST(Scenario, FiniteIncastCompletesAndGoesQuiet)
 	EXPECT_LE(r.max_tunnel_circulation, 2.0);
 }
 
+TEST(Scenario, AFlowWhoseLastPacketIsTinyCompletes)
+{
+	// One payload byte in the last packet: the inner packet must still be
+	// a valid IP packet, or the receiver's decoder refuses it forever.
+	ScenarioConfig c = incast(4, 3 * Traffic::kMss + 1);
+
+	c.drain = 100 * kMs;
+	Scenario s(c);
+
+	s.run();
+	Results r = compute_results(s);
+
+	EXPECT_EQ(r.finished, 4u);
+	EXPECT_EQ(r.counters.decode_errors, 0u);
+	for (const Flow &f : s.traffic().flows())
+		EXPECT_EQ(f.delivered, f.size);
+}
+
 TEST(Scenario, SprayingUsesEveryUplinkPerFlowEcmpOne)
 {
 	for (EcmpMode mode : { EcmpMode::kPerPacket, EcmpMode::kPerFlow }) {
