@@ -17,6 +17,7 @@ void eqds_config_set_defaults(struct eqds_config *cfg)
 	cfg->window = EQDS_DEFAULT_WINDOW;
 	cfg->queue_limit = EQDS_DEFAULT_QUEUE_LIMIT;
 	cfg->idle_timeout_ms = EQDS_DEFAULT_IDLE_TIMEOUT_MS;
+	cfg->headroom = EQDS_DEFAULT_HEADROOM;
 }
 
 static void mask_bytes(u8 *addr, unsigned int nbytes, unsigned int len)

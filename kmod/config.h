@@ -29,6 +29,7 @@ struct eqds_config {
 	u16 port;
 	u8 mode;		/* enum eqds_start_mode */
 	u32 pull_rate_mbit;	/* 0: the ingress device's speed */
+	u8 headroom;		/* percent of the device speed not pulled */
 	u32 window;		/* packets */
 	u32 queue_limit;	/* packets per destination */
 	u32 idle_timeout_ms;

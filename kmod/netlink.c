@@ -45,6 +45,7 @@ static const struct nla_policy eqds_policy[EQDS_A_MAX + 1] = {
 	[EQDS_A_IDLE_TIMEOUT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &idle_timeout_range),
 	[EQDS_A_STATS]		= { .type = NLA_REJECT,
 				    .reject_message = "stats are read-only" },
+	[EQDS_A_HEADROOM]	= NLA_POLICY_MAX(NLA_U8, EQDS_HEADROOM_MAX),
 };
 
 static struct genl_family eqds_genl_family;
@@ -112,7 +113,8 @@ static int fill_instance(struct sk_buff *skb, struct eqds_net *en, u32 portid,
 	    nla_put_u8(skb, EQDS_A_MODE, cfg->mode) ||
 	    nla_put_u32(skb, EQDS_A_WINDOW, cfg->window) ||
 	    nla_put_u32(skb, EQDS_A_QUEUE_LIMIT, cfg->queue_limit) ||
-	    nla_put_u32(skb, EQDS_A_IDLE_TIMEOUT, cfg->idle_timeout_ms))
+	    nla_put_u32(skb, EQDS_A_IDLE_TIMEOUT, cfg->idle_timeout_ms) ||
+	    nla_put_u8(skb, EQDS_A_HEADROOM, cfg->headroom))
 		goto unlock;
 	err = put_dests(skb, cfg);
 unlock:
@@ -246,6 +248,8 @@ static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg->queue_limit = nla_get_u32(a[EQDS_A_QUEUE_LIMIT]);
 	if (a[EQDS_A_IDLE_TIMEOUT])
 		cfg->idle_timeout_ms = nla_get_u32(a[EQDS_A_IDLE_TIMEOUT]);
+	if (a[EQDS_A_HEADROOM])
+		cfg->headroom = nla_get_u8(a[EQDS_A_HEADROOM]);
 
 	err = eqds_net_set_config(en, cfg, info->extack);
 	goto out;

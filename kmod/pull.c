@@ -7,9 +7,10 @@
  *
  * The rate is the configured pull_rate or, when that is 0, the speed of the
  * device EQDS data arrives on (refreshed once a second in process context,
- * since reading it needs RTNL), less 5%: credit counts IP bytes, the link
- * also carries Ethernet framing (~2.5% at a 1500-byte MTU), and the rest
- * lets the last switch queue drain.
+ * since reading it needs RTNL), less the configured headroom (5% by
+ * default): credit counts IP bytes, the link also carries Ethernet framing
+ * (~2.5% at a 1500-byte MTU), and the rest lets the last switch queue
+ * drain.
  */
 #include <linux/netdevice.h>
 #include <linux/ethtool.h>
@@ -153,13 +154,17 @@ static u32 max_burst(u64 bps)
 
 static void update_rate(struct eqds_net *en)
 {
-	u32 mbit;
+	const struct eqds_config *cfg;
+	u32 mbit, headroom;
 	u64 bps;
 
 	rcu_read_lock();
-	mbit = rcu_dereference(en->config)->pull_rate_mbit;
+	cfg = rcu_dereference(en->config);
+	mbit = cfg->pull_rate_mbit;
+	headroom = cfg->headroom;
 	rcu_read_unlock();
-	bps = mbit ? (u64)mbit * 1000000 : div_u64(link_rate_bps(en) * 95, 100);
+	bps = mbit ? (u64)mbit * 1000000 :
+		     div_u64(link_rate_bps(en) * (100 - headroom), 100);
 	if (bps == en->link_rate_bps)
 		return;
 	spin_lock_bh(&en->sched_lock);

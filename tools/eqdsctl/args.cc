@@ -110,8 +110,9 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 	}
 	for (; i < args.size(); i += 2) {
 		const std::string &kw = args[i];
-		static const char *const keywords[] = {"port",	 "dests",	"pull-rate",   "mode",
-						       "window", "queue-limit", "idle-timeout"};
+		static const char *const keywords[] = {"port",	     "dests",	    "pull-rate",
+						       "headroom",   "mode",	    "window",
+						       "queue-limit", "idle-timeout"};
 		if (std::find(std::begin(keywords), std::end(keywords), kw) == std::end(keywords))
 			unexpected("set", kw);
 		if (!seen.insert(kw).second)
@@ -127,6 +128,9 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 			c.dests = parse_dests(v);
 		} else if (kw == "pull-rate") {
 			c.pull_rate_mbit = v == "auto" ? 0 : parse_number(kw, v, 0, UINT32_MAX, "mbit");
+		} else if (kw == "headroom") {
+			c.headroom = static_cast<uint8_t>(
+				parse_number(kw, v, 0, Limits::kHeadroomMax, "%"));
 		} else if (kw == "mode") {
 			c.mode = mode_from_name(v);
 			if (!c.mode)
@@ -230,7 +234,8 @@ const char *short_usage()
 {
 	return "Usage: eqdsctl [-j|--json] [-p|--pretty] [-s|--stats] [show]\n"
 	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
-	       "                   [mode rts|burst] [window N] [queue-limit N] [idle-timeout MS]\n"
+	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
+	       "                   [idle-timeout MS]\n"
 	       "       eqdsctl help | -h | --help | -V | --version\n";
 }
 
@@ -238,7 +243,8 @@ const char *help_text()
 {
 	return "Usage: eqdsctl [OPTIONS] [show]\n"
 	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
-	       "                   [mode rts|burst] [window N] [queue-limit N] [idle-timeout MS]\n"
+	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
+	       "                   [idle-timeout MS]\n"
 	       "       eqdsctl help | -h | --help | -V | --version\n"
 	       "\n"
 	       "Configure the EQDS (Edge-Queued Datagram Service) instance of the current\n"
@@ -256,6 +262,7 @@ const char *help_text()
 	       "  dests LIST|none       comma-separated IPv4/IPv6 prefixes (ADDR[/LEN], host bits\n"
 	       "                        cleared), at most 64; replaces the whole list\n"
 	       "  pull-rate MBIT|auto   receiver pull rate in Mbit/s; auto (or 0) = link speed\n"
+	       "  headroom PCT          with pull-rate auto: percent of the link not pulled, 0..50\n"
 	       "  mode rts|burst        start tunnels with a request-to-send or a window burst\n"
 	       "  window N              credit window, packets, 1..65535\n"
 	       "  queue-limit N         per-destination queue, packets, 1..65535\n"

@@ -34,6 +34,7 @@ struct Limits {
 	static constexpr uint32_t kWindowMin = 1, kWindowMax = 65535;
 	static constexpr uint32_t kQueueLimitMin = 1, kQueueLimitMax = 65535;
 	static constexpr uint32_t kIdleTimeoutMin = 100, kIdleTimeoutMax = 3600000;
+	static constexpr uint32_t kHeadroomMax = 50;	// percent
 	static constexpr uint32_t kPortMin = 1, kPortMax = 65535;
 };
 

@@ -127,6 +127,7 @@ struct Policies {
 		top[EQDS_A_QUEUE_LIMIT] = fixed(NLA_U32, 4);
 		top[EQDS_A_IDLE_TIMEOUT] = fixed(NLA_U32, 4);
 		top[EQDS_A_STATS] = of_type(NLA_NESTED);
+		top[EQDS_A_HEADROOM] = fixed(NLA_U8, 1);
 
 		dest[EQDS_DEST_A_FAMILY] = fixed(NLA_U16, 2);
 		dest[EQDS_DEST_A_ADDR] = of_type(NLA_UNSPEC);
@@ -255,6 +256,8 @@ Instance parse_instance_attrs(const void *attrs, size_t len)
 		c.dests = parse_dests(tb[EQDS_A_DESTS]);
 	if (tb[EQDS_A_PULL_RATE])
 		c.pull_rate_mbit = get<uint32_t>(tb[EQDS_A_PULL_RATE]);
+	if (tb[EQDS_A_HEADROOM])
+		c.headroom = get<uint8_t>(tb[EQDS_A_HEADROOM]);
 	if (tb[EQDS_A_MODE])
 		c.mode = get<uint8_t>(tb[EQDS_A_MODE]);
 	if (tb[EQDS_A_WINDOW])
@@ -330,6 +333,8 @@ void put_config_attrs(nl_msg *msg, const Config &cfg)
 	}
 	if (cfg.pull_rate_mbit)
 		check(nla_put_u32(msg, EQDS_A_PULL_RATE, *cfg.pull_rate_mbit));
+	if (cfg.headroom)
+		check(nla_put_u8(msg, EQDS_A_HEADROOM, *cfg.headroom));
 	if (cfg.mode)
 		check(nla_put_u8(msg, EQDS_A_MODE, *cfg.mode));
 	if (cfg.window)

@@ -27,6 +27,7 @@ struct Config {
 	std::optional<uint16_t> port;
 	std::optional<std::vector<Prefix>> dests;	// set but empty: "none"
 	std::optional<uint32_t> pull_rate_mbit;		// 0: link speed ("auto")
+	std::optional<uint8_t> headroom;		// percent of the link speed
 	std::optional<uint8_t> mode;			// enum eqds_start_mode
 	std::optional<uint32_t> window;
 	std::optional<uint32_t> queue_limit;
@@ -34,8 +35,8 @@ struct Config {
 
 	bool empty() const
 	{
-		return !port && !dests && !pull_rate_mbit && !mode && !window &&
-		       !queue_limit && !idle_timeout_ms;
+		return !port && !dests && !pull_rate_mbit && !headroom && !mode &&
+		       !window && !queue_limit && !idle_timeout_ms;
 	}
 };
 

@@ -128,6 +128,12 @@ void print_text(std::ostream &out, const Instance &inst, bool stats)
 	if (c.pull_rate_mbit)
 		item("pull-rate " + (*c.pull_rate_mbit ? std::to_string(*c.pull_rate_mbit) + "mbit"
 						       : std::string("auto")));
+	if (c.headroom)
+		item("headroom " + std::to_string(*c.headroom) + "%");
+	// Where pulls come from, then what bounds a tunnel: two short lines.
+	if (!line.empty())
+		out << line << "\n";
+	line.clear();
 	if (c.window)
 		item("window " + std::to_string(*c.window));
 	if (c.queue_limit)
@@ -175,6 +181,7 @@ void print_json(std::ostream &out, const Instance &inst, bool pretty)
 	else
 		w.null();
 	u("pull_rate_mbit", c.pull_rate_mbit);
+	u("headroom", c.headroom);
 	u("window", c.window);
 	u("queue_limit", c.queue_limit);
 	u("idle_timeout_ms", c.idle_timeout_ms);

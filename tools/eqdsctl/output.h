@@ -14,7 +14,7 @@ namespace eqdsctl {
 void print_text(std::ostream &out, const Instance &inst, bool stats);
 
 // One JSON object and a newline. Keys (stable, see eqdsctl(8)): version,
-// port, mode, pull_rate_mbit, window, queue_limit, idle_timeout_ms, dests,
+// port, mode, pull_rate_mbit, headroom, window, queue_limit, idle_timeout_ms, dests,
 // stats (every known counter). A value the kernel did not send is null.
 void print_json(std::ostream &out, const Instance &inst, bool pretty);
 

@@ -37,6 +37,7 @@
 #define EQDS_IDLE_TIMEOUT_MAX		3600000
 
 enum eqds_cmd {
+#define EQDS_DEFAULT_HEADROOM		5	/* percent of the link speed */
 	EQDS_CMD_UNSPEC,
 	EQDS_CMD_GET_INSTANCE,
 	EQDS_CMD_SET_INSTANCE,
@@ -46,6 +47,7 @@ enum eqds_cmd {
 #define EQDS_CMD_MAX (__EQDS_CMD_MAX - 1)
 
 /* How a sender starts a tunnel's first window. */
+#define EQDS_HEADROOM_MAX		50
 enum eqds_start_mode {
 	EQDS_MODE_RTS,		/* request credit first (default) */
 	EQDS_MODE_BURST,	/* send one window unsolicited */
@@ -84,6 +86,7 @@ enum eqds_dest_attr {
 
 /* Per-namespace counters, all u64. */
 enum eqds_stats_attr {
+	EQDS_A_HEADROOM,	/* u8: percent of the link speed left unpulled, 0..50 */
 	EQDS_STATS_A_UNSPEC,
 	EQDS_STATS_A_PAD,
 	EQDS_STATS_A_TX_PACKETS,	/* data packets encapsulated and sent */

@@ -83,8 +83,8 @@ TEST(Args, UnknownCommandOrOption)
 TEST(Args, SetEverything)
 {
 	Request r = parse_args({"set", "port", "7777", "dests", "10.0.0.1/24,fd00::/64", "pull-rate",
-				"25000", "mode", "burst", "window", "20", "queue-limit", "4",
-				"idle-timeout", "250"});
+				"25000", "headroom", "10%", "mode", "burst", "window", "20",
+				"queue-limit", "4", "idle-timeout", "250"});
 	EXPECT_EQ(r.command, Command::Set);
 	const Config &c = r.config;
 	EXPECT_EQ(c.port, 7777);
@@ -93,6 +93,7 @@ TEST(Args, SetEverything)
 	EXPECT_EQ(format_prefix((*c.dests)[0]), "10.0.0.0/24");
 	EXPECT_EQ(format_prefix((*c.dests)[1]), "fd00::/64");
 	EXPECT_EQ(c.pull_rate_mbit, 25000u);
+	EXPECT_EQ(c.headroom, 10);
 	EXPECT_EQ(c.mode, EQDS_MODE_BURST);
 	EXPECT_EQ(c.window, 20u);
 	EXPECT_EQ(c.queue_limit, 4u);
@@ -106,6 +107,7 @@ TEST(Args, SetOnlyWhatIsGiven)
 	EXPECT_FALSE(r.config.port);
 	EXPECT_FALSE(r.config.dests);
 	EXPECT_FALSE(r.config.pull_rate_mbit);
+	EXPECT_FALSE(r.config.headroom);
 	EXPECT_FALSE(r.config.window);
 	EXPECT_FALSE(r.config.queue_limit);
 	EXPECT_FALSE(r.config.idle_timeout_ms);
@@ -207,4 +209,15 @@ TEST(Args, SetDestsLimit)
 
 	list += ",fd00::/8";
 	EXPECT_EQ(usage_error({"set", "dests", list}), "set: dests: more than 64 prefixes");
+}
+
+TEST(Args, Headroom)
+{
+	EXPECT_EQ(parse_args({"set", "headroom", "0"}).config.headroom, 0);
+	EXPECT_EQ(parse_args({"set", "headroom", "50"}).config.headroom, 50);
+	EXPECT_EQ(parse_args({"set", "headroom", "7%"}).config.headroom, 7);
+	EXPECT_THROW(parse_args({"set", "headroom", "51"}), UsageError);
+	EXPECT_THROW(parse_args({"set", "headroom", "-1"}), UsageError);
+	EXPECT_THROW(parse_args({"set", "headroom", "5.5"}), UsageError);
+	EXPECT_THROW(parse_args({"set", "headroom"}), UsageError);
 }

@@ -17,6 +17,7 @@ Instance defaults()
 	i.config.port = 6666;
 	i.config.mode = EQDS_MODE_RTS;
 	i.config.pull_rate_mbit = 0;
+	i.config.headroom = 5;
 	i.config.window = 150;
 	i.config.queue_limit = 100;
 	i.config.idle_timeout_ms = 10000;
@@ -47,7 +48,8 @@ TEST(Text, Defaults)
 {
 	EXPECT_EQ(text(defaults(), false),
 		  "eqds: version 0.1.0\n"
-		  "  port 6666  mode rts  pull-rate auto  window 150  queue-limit 100  idle-timeout 10000ms\n"
+		  "  port 6666  mode rts  pull-rate auto  headroom 5%\n"
+		  "  window 150  queue-limit 100  idle-timeout 10000ms\n"
 		  "  dests 10.0.0.0/24 fd00::/64\n");
 }
 
@@ -59,8 +61,8 @@ TEST(Text, WithStats)
 	i.config.dests = std::vector<Prefix>{};
 	EXPECT_EQ(text(i, true),
 		  "eqds: version 0.1.0\n"
-		  "  port 6666  mode burst  pull-rate 25000mbit  window 150  queue-limit 100  "
-		  "idle-timeout 10000ms\n"
+		  "  port 6666  mode burst  pull-rate 25000mbit  headroom 5%\n"
+		  "  window 150  queue-limit 100  idle-timeout 10000ms\n"
 		  "  dests none\n"
 		  "  tx: packets 0  bytes 1  drops 8  ctrl 12\n"
 		  "  rx: packets 2  bytes 3  drops 7  ctrl 11\n"
@@ -125,7 +127,7 @@ TEST(Json, Defaults)
 	std::string s = json(defaults());
 	const std::string head =
 		"{\"version\":\"0.1.0\",\"port\":6666,\"mode\":\"rts\",\"pull_rate_mbit\":0,"
-		"\"window\":150,\"queue_limit\":100,\"idle_timeout_ms\":10000,"
+		"\"headroom\":5,\"window\":150,\"queue_limit\":100,\"idle_timeout_ms\":10000,"
 		"\"dests\":[\"10.0.0.0/24\",\"fd00::/64\"],"
 		"\"stats\":{\"tx_packets\":0,\"tx_bytes\":1,\"rx_packets\":2,\"rx_bytes\":3,"
 		"\"pulls_sent\":4,\"pulls_rcvd\":5,\"tunnels\":6,\"rx_drops\":7,\"tx_drops\":8,"
@@ -152,13 +154,13 @@ TEST(Json, MissingValuesAreNullAndStatsAlwaysPresent)
 	std::string s = json(i);
 	const std::string head =
 		"{\"version\":\"v\\\"1\",\"port\":null,\"mode\":null,\"pull_rate_mbit\":null,"
-		"\"window\":null,\"queue_limit\":null,\"idle_timeout_ms\":null,\"dests\":[],"
+		"\"headroom\":null,\"window\":null,\"queue_limit\":null,\"idle_timeout_ms\":null,\"dests\":[],"
 		"\"stats\":{\"tx_packets\":null,";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	size_t nulls = 0;
 	for (size_t at = s.find(":null"); at != std::string::npos; at = s.find(":null", at + 1))
 		nulls++;
-	EXPECT_EQ(nulls, 6 + kStats.size());
+	EXPECT_EQ(nulls, 7 + kStats.size());
 	EXPECT_NE(json(Instance{}).find("\"version\":null,"), std::string::npos);
 	EXPECT_NE(json(Instance{}).find("\"dests\":null,"), std::string::npos);
 }
