@@ -87,8 +87,8 @@ for i in $(seq $NPATH); do [ "${res_share[i]}" -lt "$least" ] && least=${res_sha
 # Near zero: at most 0.1% of the segments sent (a handful from the start).
 [ $((eqds_retx * 1000)) -le "$eqds_segs" ] &&
 	ok "TCP over sprayed EQDS: $eqds_retx retransmissions in $eqds_segs segments" ||
-	todo "TCP over sprayed EQDS retransmits near nothing ($eqds_retx of $eqds_segs)" \
-		"holes outlive the 4 ms reorder timeout under emulation jitter (reorder_skipped)"
+	fail "TCP over sprayed EQDS retransmits near nothing" \
+		"$eqds_retx of $eqds_segs segments (reorder_skipped $(stat b reorder_skipped))"
 echo "a: $(eqds_stats a)"
 echo "b: $(eqds_stats b)"
 echo "b reorder: held $(stat b reorder_held), late $(stat b reorder_late)," \
@@ -123,14 +123,12 @@ least=100
 for i in $(seq $NPATH); do [ "${res_share[i]}" -lt "$least" ] && least=${res_share[i]}; done
 [ "$least" -gt 10 ] && ok "native per-packet spraying uses all paths (least: $least%)" ||
 	fail "native per-packet spraying uses all paths" "shares ${res_share[*]}"
-# EQDS must do much better than native TCP under the same spraying (per
-# segment sent, at least 10 times fewer retransmissions).
-if [ $((eqds_retx * 10 * nat_segs)) -lt $((nat_retx * eqds_segs)) ]; then
-	ok "sprayed: EQDS retransmits $eqds_retx/$eqds_segs, native $nat_retx/$nat_segs"
-else
-	todo "EQDS retransmits far less than native sprayed TCP (EQDS $eqds_retx/$eqds_segs, native $nat_retx/$nat_segs)" \
-		"reordering is not fully hidden under emulation jitter"
-fi
+# Retransmissions side by side. Not asserted: natively they come from the
+# network's own losses as much as from reordering (Linux TCP's RACK adapts
+# to reordering), so their ratio says little; what reordering does to TCP
+# is counted next.
+echo "retransmitted: EQDS sprayed $eqds_retx of $eqds_segs segments," \
+	"native sprayed $nat_retx of $nat_segs"
 # What TCP sees: Linux TCP adapts to reordering (RACK), so natively it may
 # retransmit little, but it detects the reordering; over EQDS the reorder
 # queue hides it: per segment sent, at least 10 times fewer events.
