@@ -24,30 +24,10 @@
 
 #include "credit.h"
 #include "fuzz_check.h"
+#include "fuzz_reader.h"
 #include "seq.h"
 
 namespace {
-
-struct reader {
-	const uint8_t *p;
-	size_t n;
-
-	bool empty() const { return n == 0; }
-
-	uint64_t get(int bytes)
-	{
-		uint64_t v = 0;
-
-		for (int i = 0; i < bytes; i++) {
-			v <<= 8;
-			if (n) {
-				v |= *p++;
-				n--;
-			}
-		}
-		return v;
-	}
-};
 
 struct harness {
 	struct eqds_credit c;
@@ -164,7 +144,7 @@ struct harness {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct reader rd = { data, size };
+	struct fuzz_reader rd = { data, size };
 	harness h;
 	uint32_t window = (uint32_t)rd.get(3) << 4;	// up to 256 MB
 	uint32_t quantum = (uint32_t)rd.get(2) << 6;	// wire units

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "fuzz_check.h"
+#include "fuzz_reader.h"
 #include "wire.h"
 
 static bool same_pkt(const struct eqds_pkt &a, const struct eqds_pkt &b)
@@ -71,28 +72,9 @@ static void fuzz_received(const uint8_t *data, size_t size)
 	FUZZ_CHECK(same_pkt(p, q));
 }
 
-struct reader {
-	const uint8_t *p;
-	size_t n;
-
-	uint64_t get(int bytes)
-	{
-		uint64_t v = 0;
-
-		for (int i = 0; i < bytes; i++) {
-			v <<= 8;
-			if (n) {
-				v |= *p++;
-				n--;
-			}
-		}
-		return v;
-	}
-};
-
 static void fuzz_fields(const uint8_t *data, size_t size)
 {
-	struct reader rd = { data, size };
+	struct fuzz_reader rd = { data, size };
 	struct eqds_pkt p, q;
 	uint8_t out[EQDS_MAX_HLEN + 1];
 	uint32_t room;

@@ -25,32 +25,12 @@
 #include <set>
 
 #include "fuzz_check.h"
+#include "fuzz_reader.h"
 #include "rx.h"
 #include "seq.h"
 #include "wire.h"
 
 namespace {
-
-struct reader {
-	const uint8_t *p;
-	size_t n;
-
-	bool empty() const { return n == 0; }
-
-	uint64_t get(int bytes)
-	{
-		uint64_t v = 0;
-
-		for (int i = 0; i < bytes; i++) {
-			v <<= 8;
-			if (n) {
-				v |= *p++;
-				n--;
-			}
-		}
-		return v;
-	}
-};
 
 // Seqs are kept relative to the first seq of the epoch (isn), as 64-bit
 // offsets, so the model is free of wrap-around; rx.c sees isn + offset.
@@ -294,7 +274,7 @@ struct harness {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct reader rd = { data, size };
+	struct fuzz_reader rd = { data, size };
 	harness h;
 	uint32_t epoch = (uint32_t)rd.get(4);
 
