@@ -5,6 +5,10 @@
  * sender's pull target feeds the pull scheduler; acks tell the sender what
  * to free and what to resend.
  *
+ * Which epoch of its sender a tunnel follows, and who may replace it, is
+ * the core's decision (core/epoch.h): a SYN for another epoch is answered
+ * with a challenge, not taken, until the sender disowns the old epoch.
+ *
  * Contexts: packet receive (softirq) and the tunnel's release timer
  * (softirq) take t->lock; the pull scheduler's state needs en->sched_lock,
  * taken inside t->lock. Packets go up the stack after t->lock is dropped.
@@ -214,7 +218,10 @@ static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 	}
 }
 
-/* A new epoch from the sender: everything held belongs to the old one. */
+/*
+ * A new epoch from the sender, or the old one disowned: everything held
+ * belongs to the old one, and no more pulls go to it.
+ */
 static void new_epoch(struct eqds_rxt *t, u32 epoch)
 {
 	struct eqds_net *en = t->en;
@@ -262,6 +269,34 @@ static void drop(struct eqds_net *en, struct sk_buff *skb, enum eqds_stats_attr 
 }
 
 /*
+ * A FIN: the sender disowns an epoch it has left (core/epoch.h). If it is
+ * the one this tunnel follows, stop pulling for it and drop what it holds;
+ * the next SYN begins a new epoch at once. Anything else is stale, and
+ * draws no RST: the sender is not in that epoch either.
+ */
+static void fin_rcv(struct eqds_net *en, struct sk_buff *skb,
+		    const struct eqds_pkt *pkt, const struct eqds_addr *peer)
+{
+	struct eqds_rxt *t = eqds_rxt_lookup(en, peer);
+	bool disowned = false;
+
+	if (t) {
+		spin_lock(&t->lock);
+		if (!t->dead && eqds_epoch_fin(&t->guard, t->rx.epoch, pkt->epoch)) {
+			new_epoch(t, t->rx.epoch);
+			disowned = true;
+		}
+		spin_unlock(&t->lock);
+	}
+	if (!disowned) {
+		drop(en, skb, EQDS_STATS_A_DROP_STALE);
+		return;
+	}
+	eqds_count(en, EQDS_STATS_A_FINS_RCVD);
+	consume_skb(skb);
+}
+
+/*
  * A data packet (or RTS) arrived; skb->data is at the inner packet.
  * ip_id is the outer IPv4 ID (pieces of a split GSO packet count up from
  * the low bits of seq), 0 for IPv6. Softirq, under rcu_read_lock().
@@ -277,6 +312,10 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	u32 seq, nsegs = 0, k;
 	u64 now = now_ns();
 
+	if (pkt->flags & EQDS_F_FIN) {
+		fin_rcv(en, skb, pkt, peer);
+		return;
+	}
 	t = syn ? eqds_rxt_get(en, peer) : eqds_rxt_lookup(en, peer);
 	if (!t) {
 		if (!syn)
@@ -306,21 +345,35 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
 		return;
 	}
-	if (pkt->epoch != t->rx.epoch) {
-		if (!syn) {
-			spin_unlock(&t->lock);
-			send_rst(en, local, peer, pkt->epoch);
-			drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
-			return;
-		}
-		/* A fresh tunnel has epoch 0; later epochs replace older ones. */
-		if (t->rx.epoch && !eqds_seq_after(pkt->epoch, t->rx.epoch)) {
-			spin_unlock(&t->lock);
-			drop(en, skb, EQDS_STATS_A_DROP_STALE);
-			return;
-		}
+	switch (eqds_epoch_data(&t->guard, t->rx.epoch, pkt->epoch, syn, now)) {
+	case EQDS_EPOCH_CURRENT:
+		break;
+	case EQDS_EPOCH_BEGIN:
 		new_epoch(t, pkt->epoch);
+		eqds_epoch_guard_init(&t->guard);
 		plan_ack(t, &ack);
+		break;
+	case EQDS_EPOCH_UNKNOWN:
+		spin_unlock(&t->lock);
+		send_rst(en, local, peer, pkt->epoch);
+		drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
+		return;
+	case EQDS_EPOCH_DISOWNED:
+		spin_unlock(&t->lock);
+		drop(en, skb, EQDS_STATS_A_DROP_STALE);
+		return;
+	case EQDS_EPOCH_CHALLENGE:
+		/* An ack for our epoch: only its real sender can act on it. */
+		plan_ack(t, &ack);
+		fallthrough;
+	case EQDS_EPOCH_REFUSED:
+		spin_unlock(&t->lock);
+		drop(en, skb, EQDS_STATS_A_DROP_EPOCH);
+		if (ack.send) {
+			eqds_count(en, EQDS_STATS_A_CHALLENGES_SENT);
+			send_acks(t, &ack);
+		}
+		return;
 	}
 	t->local = *local;
 	t->last_used = jiffies;
@@ -401,6 +454,7 @@ void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
 	t->last_used = jiffies;
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
 	eqds_rx_init(&t->rx, 0, cfg->window, EQDS_SCHED_MAX_QUANTA);
+	eqds_epoch_guard_init(&t->guard);
 }
 
 void eqds_rxt_purge(struct eqds_rxt *t)

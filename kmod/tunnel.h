@@ -22,6 +22,7 @@
 #include <net/dst_cache.h>
 #include "core/tx.h"
 #include "core/rx.h"
+#include "core/epoch.h"
 
 struct eqds_net;
 
@@ -80,6 +81,7 @@ struct eqds_txt {
 	u8 nrtx;
 	u8 path;			/* next path id (spraying) */
 	bool rts_due;			/* ask for credit at the next pump */
+	struct eqds_ratelimit disown_rl;	/* FINs for epochs we left */
 	struct hrtimer timer;		/* retransmission and RTS timeout */
 	struct dst_cache dst_cache;
 	struct sk_buff *inflight[EQDS_TX_SLOTS];	/* by eqds_tx_slot(seq) */
@@ -105,6 +107,7 @@ struct eqds_rxt {
 	u8 path;
 	u16 quantum;			/* wire quantum we pull with */
 	struct eqds_rx rx;
+	struct eqds_epoch_guard guard;	/* who may replace rx.epoch */
 	struct sk_buff_head held;	/* packets ahead of a hole, by seq */
 	struct hrtimer timer;		/* reorder release timeout */
 };

@@ -400,11 +400,21 @@ static enum eqds_stats_attr ctrl_drop_reason(const struct eqds_tx *tx,
 	}
 }
 
+/* A FIN disowning an epoch we left, from the address our data comes from. */
+static void send_fin(struct eqds_txt *t, const struct eqds_pkt *fin)
+{
+	struct eqds_addr any = { .family = t->peer.family };
+
+	if (eqds_xmit_ctrl(t->en, &any, &t->peer, fin) == 0)
+		eqds_count(t->en, EQDS_STATS_A_FINS_SENT);
+}
+
 void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		      const struct eqds_pkt *pkt)
 {
 	enum eqds_stats_attr why;
 	struct eqds_tx_actions act;
+	struct eqds_pkt fin = {};
 	struct sk_buff_head out;
 	struct eqds_txt *t;
 	u64 refused, now = now_ns();
@@ -419,9 +429,22 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 	spin_lock_bh(&t->lock);
 	why = t->dead ? EQDS_STATS_A_DROP_STALE : ctrl_drop_reason(&t->tx, pkt);
 	if (why) {
+		/*
+		 * An ack for an epoch we left: disown it, so the receiver takes
+		 * our new one (core/epoch.h), and ask for credit again now.
+		 */
+		if (why == EQDS_STATS_A_DROP_STALE && !t->dead &&
+		    eqds_epoch_answer(&t->disown_rl, &t->tx, pkt, now, &fin)) {
+			t->rts_due = true;
+			pump(t, now, &out);
+		}
 		/* Only a believable packet shows that the peer is alive. */
 		spin_unlock_bh(&t->lock);
 		eqds_count(en, why);
+		if (fin.type) {
+			send_fin(t, &fin);
+			send_all(t, &out);
+		}
 		return;
 	}
 	t->last_heard = jiffies;

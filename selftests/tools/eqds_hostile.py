@@ -11,6 +11,8 @@ class whose fate the receiver's design decides (see test_hostile.sh).
                           --legit ADDR [--count N] [--seed N] [--pps N]
   eqds_hostile.py pulls --dst ADDR --port N --src ADDR [--epoch E]
                         --count N [--seed N] [--pps N]
+  eqds_hostile.py syns --dst ADDR --port N --src ADDR --count N [--pps N]
+                      [--stop-file PATH]
   eqds_hostile.py sniff --src ADDR --port N [--timeout S]
   eqds_hostile.py flood --dst ADDR --port N --peers CIDR --outside CIDR
                         --count N [--pps N]
@@ -20,6 +22,7 @@ Only the standard library: Debian's python3 without scapy.
 import argparse
 import ipaddress
 import json
+import os
 import random
 import socket
 import struct
@@ -218,7 +221,8 @@ def barrage(a):
 
     def old_epoch(src, epoch):
         """Sometimes, at once (before the new tunnel can be reaped as half
-        open), an older epoch with SYN for the tunnel just made: stale."""
+        open), an older epoch with SYN for the tunnel just made: not taken,
+        and the first such SYN of a tunnel is challenged (core/epoch.h)."""
         if random.random() < 0.4:
             return
         while True:
@@ -226,7 +230,7 @@ def barrage(a):
             if 0 < (epoch - old) & U32 < 1 << 31:
                 break
         snd.send(src, data_hdr(SYN, NP_IPV4, old, seq) + inner4(src, a.dst), ident=seq & 0xffff)
-        count("syn_old_epoch", "drop_stale", "rx_drops")
+        count("syn_old_epoch", "drop_epoch", "rx_drops", "challenges_sent")
 
     def count(cls, *counters):
         classes[cls] = classes.get(cls, 0) + 1
@@ -349,6 +353,31 @@ def pulls(a):
     print()
 
 
+def syns(a):
+    """Forged SYN data packets from --src (the address of a sender whose
+    tunnel the receiver follows), off path: the epoch is guessed from the
+    clock, newer than any the sender has used (nine in ten) or older, as a
+    restarted sender's would be. Once, such a packet reset the tunnel."""
+    snd = Sender(a.dst, a.port, a.pps)
+    t0 = time.time()
+    newer = 0
+    for i in range(a.count):
+        if a.stop_file and i % 100 == 0 and os.path.exists(a.stop_file):
+            break
+        now_us = int(time.time() * 1e6)
+        if random.random() < 0.9:
+            epoch = (now_us + random.randrange(1, 1 << 31)) & U32 or 1
+            newer += 1
+        else:
+            epoch = (now_us - random.randrange(1 << 20, 1 << 31)) & U32 or 1
+        epoch, seq = start_seq(epoch)
+        snd.send(a.src, data_hdr(SYN, NP_IPV4, epoch, seq, pull_target=0xffff) +
+                 inner4(a.src, a.dst), ident=seq & 0xffff, path=random.randrange(256))
+    json.dump({"sent": snd.sent, "newer": newer, "secs": round(time.time() - t0, 1)},
+              sys.stdout)
+    print()
+
+
 def flood(a):
     """One SYN data packet (an RTS-sized demand, a valid inner packet) from
     each of --count spoofed sources, alternating between --peers and
@@ -402,7 +431,7 @@ def sniff(a):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["barrage", "pulls", "sniff", "flood"])
+    p.add_argument("mode", choices=["barrage", "pulls", "syns", "sniff", "flood"])
     p.add_argument("--dst")
     p.add_argument("--timeout", type=float, default=10)
     p.add_argument("--port", type=int, default=6666)
@@ -412,12 +441,14 @@ def main():
     p.add_argument("--src", help="pulls: the receiver's address to spoof")
     p.add_argument("--epoch", type=int, help="pulls: the tunnel's epoch (on path)")
     p.add_argument("--from-pull", type=int, default=0)
+    p.add_argument("--stop-file", help="syns: stop once this file exists")
     p.add_argument("--count", type=int, default=5000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--pps", type=int, default=5000)
     a = p.parse_args()
     random.seed(a.seed)
-    {"barrage": barrage, "pulls": pulls, "sniff": sniff, "flood": flood}[a.mode](a)
+    {"barrage": barrage, "pulls": pulls, "syns": syns, "sniff": sniff,
+     "flood": flood}[a.mode](a)
 
 
 if __name__ == "__main__":

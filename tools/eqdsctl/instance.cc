@@ -60,6 +60,10 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_DROP_PEER, "drop_peer"},
 	{EQDS_STATS_A_DROP_CTRL, "drop_ctrl"},
 	{EQDS_STATS_A_DROP_TUNNEL_RATE, "drop_tunnel_rate"},
+	{EQDS_STATS_A_DROP_EPOCH, "drop_epoch"},
+	{EQDS_STATS_A_CHALLENGES_SENT, "challenges_sent"},
+	{EQDS_STATS_A_FINS_SENT, "fins_sent"},
+	{EQDS_STATS_A_FINS_RCVD, "fins_rcvd"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

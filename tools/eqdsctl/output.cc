@@ -49,6 +49,9 @@ const Shown kLayout[] = {
 	{"ctrl", "nacks_rcvd", "nacks-rcvd"},
 	{"ctrl", "rsts_sent", "rsts-sent"},
 	{"ctrl", "rsts_rcvd", "rsts-rcvd"},
+	{"ctrl", "challenges_sent", "challenges-sent"},
+	{"ctrl", "fins_sent", "fins-sent"},
+	{"ctrl", "fins_rcvd", "fins-rcvd"},
 	{"sender", "rts_sent", "rts-sent"},
 	{"sender", "syns_sent", "syns-sent"},
 	{"sender", "retransmits", "retransmits"},
@@ -73,6 +76,7 @@ const Shown kLayout[] = {
 	{"drops", "drop_peer", "peer"},
 	{"drops", "drop_ctrl", "ctrl"},
 	{"drops", "drop_tunnel_rate", "tunnel-rate"},
+	{"drops", "drop_epoch", "epoch"},
 };
 
 // Lines longer than this wrap, continuing under the group's first item.

@@ -133,6 +133,10 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_DROP_PEER,		/* rx: sender is not a configured peer */
 	EQDS_STATS_A_DROP_CTRL,		/* rx: control packet with impossible numbers */
 	EQDS_STATS_A_DROP_TUNNEL_RATE,	/* rx: new tunnel over the creation rate */
+	EQDS_STATS_A_DROP_EPOCH,	/* rx: SYN for another epoch than the tunnel's */
+	EQDS_STATS_A_CHALLENGES_SENT,	/* rx: acks for the tunnel's epoch, answering those */
+	EQDS_STATS_A_FINS_SENT,		/* tx: FINs disowning an epoch we left */
+	EQDS_STATS_A_FINS_RCVD,		/* rx: FINs that disowned a tunnel's epoch */
 	__EQDS_STATS_A_MAX
 };
 

@@ -69,11 +69,12 @@ TEST(Text, WithStats)
 		  "  pulls: sent 4  rcvd 5  credit-refused 27\n"
 		  "  tunnels: alive 6  created 9  reaped 10  restarts 18\n"
 		  "  ctrl: acks-sent 13  nacks-sent 14  nacks-rcvd 15  rsts-sent 16  rsts-rcvd 17\n"
+		  "        challenges-sent 45  fins-sent 46  fins-rcvd 47\n"
 		  "  sender: rts-sent 21  syns-sent 22  retransmits 19  timeouts 20  mss-clamped 26\n"
 		  "  reorder: held 23  late 24  skipped 25\n"
 		  "  drops: queue-full 28  nomem 29  noroute 30  tunnel-limit 38  no-socket 39\n"
 		  "         xmit 40  decode 31  inner 32  unknown 33  dup 34  window 35  stale 36\n"
-		"         segs 37  peer 41  ctrl 42  tunnel-rate 43\n");
+		"         segs 37  peer 41  ctrl 42  tunnel-rate 43  epoch 44\n");
 }
 
 TEST(Text, EveryCounterIsShownOnce)
@@ -133,7 +134,8 @@ TEST(Json, Defaults)
 		"\"pulls_sent\":4,\"pulls_rcvd\":5,\"tunnels\":6,\"rx_drops\":7,\"tx_drops\":8,"
 		"\"tunnels_created\":9,";
 	const std::string tail = ",\"drop_xmit\":40,\"drop_peer\":41,\"drop_ctrl\":42,"
-				 "\"drop_tunnel_rate\":43}}\n";
+				 "\"drop_tunnel_rate\":43,\"drop_epoch\":44,\"challenges_sent\":45,"
+				 "\"fins_sent\":46,\"fins_rcvd\":47}}\n";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
@@ -178,7 +180,7 @@ TEST(Json, Pretty)
 	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
 	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
 		  std::string::npos);
-	const std::string tail = "    \"drop_tunnel_rate\": 43\n  }\n}\n";
+	const std::string tail = "    \"fins_rcvd\": 47\n  }\n}\n";
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
 }
