@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers of the evaluation scenarios (sourced, in the VM, as root):
+# progress lines, result records, switching a topology between native and
+# EQDS, running iperf3 flows and pings in the background, and VM CPU load.
+# Builds on selftests/lib.sh (namespaces, links, counters) and topo.sh.
+EVAL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$EVAL_DIR/../../selftests/lib.sh"
+source "$EVAL_DIR/topo.sh"
+
+EVAL_OUT=${EVAL_OUT:-/tmp/eval}
+EVAL_RESULTS=$EVAL_OUT/results.jsonl
+EVAL_TMP=${EVAL_TMP:-$(mktemp -d /tmp/eval.XXXXXX)}
+EVAL_T0=${EVAL_T0:-$(date +%s)}
+PY=python3
+RECORD=$EVAL_DIR/tools/record.py
+
+# eval_log MESSAGE: a progress line with the time since the run started.
+eval_log() { printf '[%5ds] %s\n' $(($(date +%s) - EVAL_T0)) "$*"; }
+
+# eval_step SCENARIO I TOTAL WHAT: "which scenario, how far".
+eval_step() { eval_log "$1 $2/$3: $4"; }
+
+# eval_record KEY=VALUE...: append one result record (see tools/record.py).
+eval_record() { $PY "$RECORD" "$@" >> "$EVAL_RESULTS"; }
+
+# eval_mode native|eqds: clear every host's EQDS destinations, or set the
+# ones the topology recorded, with the hosts' pull rates.
+eval_mode() {
+	local h d
+	for h in "${TOPO_HOSTS[@]}"; do
+		d=${TOPO_DESTS[$h]}
+		if [ "$1" = eqds ] && [ -n "$d" ]; then
+			ctl "$h" set dests "$d" pull-rate "${TOPO_PULL[$h]}" || return 1
+		else
+			ctl "$h" set dests none || return 1
+		fi
+	done
+	sleep 0.5	# let tunnels of the previous mode drain
+}
+
+# eqds_counters HOST...: each host's EQDS counters as one JSON object
+# {host: {counter: value}} (for the record; the report shows what moved).
+eqds_counters() {
+	local h sep=""
+	printf '{'
+	for h in "$@"; do
+		printf '%s"%s":{%s}' "$sep" "$h" \
+			"$(ctl "$h" -j show 2> /dev/null | sed -n 's/.*"stats":{\([^}]*\)}.*/\1/p')"
+		sep=,
+	done
+	printf '}'
+}
+
+# cpu_busy_start / cpu_busy_pct: how busy the VM's CPUs were in between, in
+# percent. Near 100 means the emulator, not the scenario, set the pace.
+cpu_busy_start() {
+	_cpu0=$(awk '/^cpu / {t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t}' /proc/stat)
+}
+cpu_busy_pct() {
+	awk -v a="$_cpu0" '/^cpu / {t = 0; for (i = 2; i <= NF; i++) t += $i
+		split(a, p, " "); b = t - $5 - $6
+		printf "%.0f", (t > p[2]) ? 100 * (b - p[1]) / (t - p[2]) : 0}' /proc/stat
+}
+
+# iperf_servers NS PORT...: one-shot iperf3 servers, waited for.
+iperf_servers() {
+	local ns=$1 p
+	shift
+	for p in "$@"; do
+		ip netns exec "$ns" timeout $((EVAL_SECS + 60)) iperf3 -s -1 -p "$p" > /dev/null 2>&1 &
+	done
+	for p in "$@"; do wait_listen "$ns" "$p" || echo "iperf3 server $ns:$p not listening"; done
+}
+
+# iperf_client NS ADDR PORT OUT [iperf3 args]: one client in the background,
+# JSON to OUT. -O 1 omits the first second (slow start, tunnel setup).
+iperf_client() {
+	local ns=$1 addr=$2 port=$3 out=$4
+	shift 4
+	ip netns exec "$ns" timeout $((EVAL_SECS + 40)) iperf3 -c "$addr" -p "$port" \
+		-t "$EVAL_SECS" -O 1 -J "$@" > "$out" 2> /dev/null &
+}
+
+# ping_bg NS ADDR SECS OUT: pings every 50 ms for SECS in the background.
+ping_bg() {
+	ip netns exec "$1" timeout $(($3 + 5)) ping -i 0.05 -w "$3" -W 1 "$2" > "$4" 2>&1 &
+}
+
+# qdisc_drops_pkts NS IF: "drops packets" of IF's tbf.
+qdisc_drops_pkts() { echo "$(qdisc_stat "$1" "$2" tbf drops) $(qdisc_stat "$1" "$2" tbf packets)"; }
+
+# queue_sampler NS IF SECS OUT: the tbf's queue length about every 0.2 s,
+# for SECS (a deadline, not a count: reading tc is slow under emulation).
+queue_sampler() {
+	(
+		local end=$(($(date +%s) + $3))
+		while [ "$(date +%s)" -lt $end ]; do
+			qdisc_stat "$1" "$2" tbf qlen
+			sleep 0.2
+		done
+	) > "$4" 2> /dev/null &
+}
+
+# tcp_reorder_events NS: times the namespace's TCP detected reordering.
+tcp_reorder_events() {
+	echo $(($(nstat_get "$1" TcpExtTCPSACKReorder) + $(nstat_get "$1" TcpExtTCPTSReorder) +
+		$(nstat_get "$1" TcpExtTCPRenoReorder)))
+}
+
+# ---- per-flow goodput over a common window ----
+#
+# iperf3 reports each flow over its own lifetime, and under emulation 64
+# clients start seconds apart. So flows run longer than the measurement,
+# and goodput is counted at the receiver over one window shared by every
+# flow: an nftables rule per source counts the IP bytes delivered to the
+# test ports (5201-5999). Decapsulated EQDS packets pass the input hook
+# with their inner headers; the outer ones go to the EQDS port and are not
+# counted, so both modes count the same thing.
+
+# acct_setup NS SRC_ADDR...: count bytes per source address.
+acct_setup() {
+	local ns=$1 a
+	shift
+	ip netns exec "$ns" nft delete table inet evalacct 2> /dev/null
+	{
+		printf 'table inet evalacct {\n chain in {\n  type filter hook input priority 0;\n'
+		for a in "$@"; do
+			echo "  ip saddr $a meta l4proto { tcp, udp } th dport 5201-5999 counter"
+		done
+		printf ' }\n}\n'
+	} | ip netns exec "$ns" nft -f -
+}
+
+# acct_snapshot NS: "TIME" then "ADDR BYTES" per source.
+acct_snapshot() {
+	date +%s.%N
+	ip netns exec "$1" nft list chain inet evalacct in |
+		awk '{ for (i = 1; i < NF; i++) { if ($i == "saddr") a = $(i + 1); if ($i == "bytes") print a, $(i + 1) } }'
+}
+
+# acct_mbit SNAP0 SNAP1 ADDR...: Mbit/s per source between two snapshots,
+# in the order given.
+acct_mbit() {
+	local s0=$1 s1=$2
+	shift 2
+	awk -v order="$*" '
+		FNR == 1 { f++; t[f] = $1; next }
+		{ b[f, $1] = $2 }
+		END { n = split(order, o, " "); dt = t[2] - t[1]
+		      for (i = 1; i <= n; i++)
+		          printf "%s%.2f", (i > 1 ? " " : ""), (b[2, o[i]] - b[1, o[i]]) * 8 / dt / 1e6
+		      print "" }' "$s0" "$s1"
+}
+
+# acct_started SNAP N: true when N sources have delivered something.
+acct_started() { [ "$(awk 'NR > 1 && $2 > 0' "$1" | wc -l)" -ge "$2" ]; }
+
+# acct_wait_started NS N: until N sources deliver (30 s at most).
+acct_wait_started() {
+	local i
+	for i in $(seq 60); do
+		acct_snapshot "$1" > "$EVAL_TMP/started"
+		acct_started "$EVAL_TMP/started" "$2" && return 0
+		sleep 0.5
+	done
+	echo "only $(awk 'NR > 1 && $2 > 0' "$EVAL_TMP/started" | wc -l) of $2 flows started"
+	return 1
+}
+
+# bulk_flow SRC_NS DST_ADDR PORT [iperf3 args]: a client that outlasts the
+# window (killed by eval_stop_flows).
+bulk_flow() {
+	local ns=$1 addr=$2 port=$3
+	shift 3
+	ip netns exec "$ns" timeout $((EVAL_SECS + 90)) iperf3 -c "$addr" -p "$port" \
+		-t $((EVAL_SECS + 80)) "$@" > /dev/null 2>&1 &
+}
+
+# eval_stop_flows NS...: end every iperf3 (and other helper) in these
+# namespaces: the ones this run started.
+eval_stop_flows() {
+	local ns
+	for ns in "$@"; do ip netns pids "$ns" 2> /dev/null | xargs -r kill 2> /dev/null; done
+	sleep 0.5
+	for ns in "$@"; do ip netns pids "$ns" 2> /dev/null | xargs -r kill -9 2> /dev/null; done
+	wait 2> /dev/null
+}
+
+# retrans_sum NS...: TcpRetransSegs summed over the namespaces.
+retrans_sum() {
+	local ns s=0
+	for ns in "$@"; do s=$((s + $(nstat_get "$ns" TcpRetransSegs))); done
+	echo $s
+}
