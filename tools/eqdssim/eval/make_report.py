@@ -60,8 +60,15 @@ def main():
     w("")
     w("| # | criterion | figure | verdict |")
     w("|---|---|---|---|")
+    try:
+        with open(os.path.join(run_dir, "ctest.result")) as f:
+            unit = f.read().strip() == "pass"
+    except OSError:
+        unit = None
     w("| 1 | injected loss of each control packet type: credit conserved, no tunnel stuck | "
-      "ctest `eqdssim` tests (ControlLoss.*, ForgottenReceiver.*) | see `make check` |")
+      "ctest label `eqdssim` (ControlLoss.* loses 20-50% of pulls, ACKs, NACKs, RTSs, RSTs "
+      "or 5% of data; ForgottenReceiver.*) run by this sim-eval | "
+      + ("not run" if unit is None else verdict(unit)) + " |")
     su, eu = sp["flows"]["mean_utilisation"], ec["flows"]["mean_utilisation"]
     hu = r["ft16_spray_hash"]["flows"]["mean_utilisation"]
     w(f"| 2 | FatTree k=16 permutation, spraying >= 90% of host link on average | "
@@ -71,10 +78,14 @@ def main():
     j = inc["flows"]["jain"]
     d = inc["ports"]["to_host"]["drops"]
     q = inc["ports"]["to_host"]["max_queue_pkts"]
+    sent = inc["eqds"]["tx_data"]
+    mq = inc["ports"]["to_host"]["mean_queue_pkts"] * inc["ports"]["to_host"]["ports"]
     w(f"| 3 | 850:1 incast, 15-packet buffer: Jain >= 0.99, drops ~0, queue a few packets | "
-      f"Jain {j:.4f}, bottleneck drops {d:.0f}, max queue {q:.0f} packets "
-      f"(mean {inc['ports']['to_host']['mean_queue_pkts']:.2f}) | "
-      f"{verdict(j >= 0.99 and d == 0)} (Jain, drops); queue bound: see below |")
+      f"Jain {j:.4f}; bottleneck drops {d:.0f} of {sent:.0f} data packets "
+      f"({100 * d / max(sent, 1):.2f}%); queue max {q:.0f} (the buffer), time-average {mq:.1f} "
+      f"packets | Jain {verdict(j >= 0.99)}; drops {verdict(d <= sent * 1e-4)} at the default "
+      f"95% pull rate (met at 90%, see section 2); queue {verdict(mq <= 5)} on average, "
+      f"not bounded below the buffer |")
     w("| 4 | oversubscribed core: core-congestion reaction vs receiver pulling alone | "
       "eqds has no core-congestion reaction; receiver pulling alone measured | "
       "**not met** (nothing to compare) |")

@@ -20,6 +20,13 @@ command -v gnuplot >/dev/null || { echo "sim-eval: needs gnuplot (apt-get instal
 [ -x "$sim" ] || { echo "sim-eval: build eqdssim first ($sim)" >&2; exit 1; }
 mkdir -p "$out" "$doc/sim"
 
+# Acceptance 1 lives in the unit tests: record whether they pass in this tree.
+if ctest --test-dir "$build" -L eqdssim > "$out/ctest.log" 2>&1; then
+	echo pass > "$out/ctest.result"
+else
+	echo fail > "$out/ctest.result"
+fi
+
 # dur LONG SHORT: the run's duration, shortened under QUICK=1.
 dur() { if [ "$quick" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 
