@@ -39,6 +39,10 @@ module_param_named(tunnel_rate, eqds_tunnel_rate, uint, 0644);
 MODULE_PARM_DESC(tunnel_rate, "Most new receiving tunnels per second per namespace (default "
 		 __stringify(EQDS_DEFAULT_TUNNEL_RATE) ")");
 
+module_param_named(half_open_ms, eqds_half_open_ms, uint, 0644);
+MODULE_PARM_DESC(half_open_ms, "Lifetime in ms of a receiving tunnel that delivered at most its first packet (default "
+		 __stringify(EQDS_HALF_OPEN_MS) ")");
+
 static struct eqds_config initial_config;
 
 const struct eqds_config *eqds_initial_config(void)

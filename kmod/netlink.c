@@ -4,7 +4,8 @@
  * instance of the requesting socket's network namespace.
  *
  * Handlers run in process context with genl_mutex held by the core; they take
- * eqds_net->lock for writes, and read the configuration under RCU.
+ * eqds_net->lock for writes, and read the configuration under RCU. The
+ * tunnel commands are in tunnel_nl.c, the notifications in events.c.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -14,6 +15,8 @@
 #include "eqds.h"
 #include "netns.h"
 #include "netlink.h"
+#include "tunnel_nl.h"
+#include "events.h"
 
 static struct netlink_range_validation window_range = {
 	.min = EQDS_WINDOW_MIN, .max = EQDS_WINDOW_MAX,
@@ -46,9 +49,8 @@ static const struct nla_policy eqds_policy[EQDS_A_MAX + 1] = {
 	[EQDS_A_STATS]		= { .type = NLA_REJECT,
 				    .reject_message = "stats are read-only" },
 	[EQDS_A_HEADROOM]	= NLA_POLICY_MAX(NLA_U8, EQDS_HEADROOM_MAX),
+	[EQDS_A_TUNNEL]		= NLA_POLICY_NESTED(eqds_tunnel_req_policy),
 };
-
-static struct genl_family eqds_genl_family;
 
 static int put_dests(struct sk_buff *skb, const struct eqds_config *cfg)
 {
@@ -224,6 +226,11 @@ static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct eqds_config *cfg;
 	int err;
 
+	if (a[EQDS_A_TUNNEL]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EQDS_A_TUNNEL],
+				    "tunnels are not configured: they come and go with traffic");
+		return -EINVAL;
+	}
 	mutex_lock(&en->lock);
 	cfg = kmemdup(rcu_dereference_protected(en->config, lockdep_is_held(&en->lock)),
 		      sizeof(*cfg), GFP_KERNEL);
@@ -272,9 +279,19 @@ static const struct genl_ops eqds_genl_ops[] = {
 		/* CAP_NET_ADMIN in the user namespace owning the netns. */
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	{
+		/* Read only, like GET_INSTANCE: no privilege needed. */
+		.cmd = EQDS_CMD_GET_TUNNEL,
+		.doit = eqds_tunnel_get_doit,
+		.dumpit = eqds_tunnel_get_dumpit,
+	},
 };
 
-static struct genl_family eqds_genl_family __ro_after_init = {
+static const struct genl_multicast_group eqds_genl_mcgrps[] = {
+	[EQDS_MCGRP_TUNNELS_ID] = { .name = EQDS_MCGRP_TUNNELS },
+};
+
+struct genl_family eqds_genl_family __ro_after_init = {
 	.name = EQDS_GENL_NAME,
 	.version = EQDS_GENL_VERSION,
 	.maxattr = EQDS_A_MAX,
@@ -284,15 +301,22 @@ static struct genl_family eqds_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = eqds_genl_ops,
 	.n_ops = ARRAY_SIZE(eqds_genl_ops),
+	.mcgrps = eqds_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(eqds_genl_mcgrps),
 	/* resv_start_op 0: every op is strictly validated against the policy. */
 };
 
 int __init eqds_genl_register(void)
 {
-	return genl_register_family(&eqds_genl_family);
+	int err = genl_register_family(&eqds_genl_family);
+
+	if (!err)
+		eqds_events_enable(true);
+	return err;
 }
 
 void eqds_genl_unregister(void)
 {
+	eqds_events_enable(false);
 	genl_unregister_family(&eqds_genl_family);
 }

@@ -2,6 +2,15 @@
 #ifndef _EQDS_NETLINK_H
 #define _EQDS_NETLINK_H
 
+#include <net/genetlink.h>
+
+/* Indexes into the family's multicast groups. */
+enum {
+	EQDS_MCGRP_TUNNELS_ID,		/* EQDS_MCGRP_TUNNELS */
+};
+
+extern struct genl_family eqds_genl_family;
+
 int eqds_genl_register(void);
 void eqds_genl_unregister(void);
 

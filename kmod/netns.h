@@ -8,6 +8,7 @@
 #include <linux/mutex.h>
 #include <linux/rhashtable-types.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <linux/hrtimer.h>
 #include <linux/netfilter.h>
 #include <net/gro_cells.h>
@@ -17,6 +18,7 @@
 #include "stats.h"
 #include "core/pacer.h"
 #include "admit.h"
+#include "trace.h"
 
 /*
  * Locking:
@@ -29,7 +31,10 @@
  *  receiving tunnel, rx.pulls and rx.asl. The pacer timer and the receive
  *  path take it.
  *  The tunnel tables are rhashtables (RCU lookups; insert/remove are
- *  internally locked). @stats are per-CPU and updated without locks.
+ *  internally locked). @txt_ids and @rxt_ids index the same tunnels by ID
+ *  (xarrays with their own BH-safe lock, RCU lookups); @txt_next and
+ *  @rxt_next are the cyclic allocators' cursors, under those locks.
+ *  @stats are per-CPU and updated without locks.
  */
 struct eqds_net {
 	struct net *net;
@@ -44,6 +49,10 @@ struct eqds_net {
 	struct rhashtable txts;	/* struct eqds_txt by destination */
 	struct rhashtable rxts;	/* struct eqds_rxt by sender */
 	atomic_t ntunnels;
+	struct xarray txt_ids;	/* struct eqds_txt by ID */
+	struct xarray rxt_ids;	/* struct eqds_rxt by ID */
+	u32 txt_next;
+	u32 rxt_next;
 	struct eqds_tunnel_rate tunnel_rate;	/* new receiving tunnels */
 	struct delayed_work reaper;
 	bool exiting;
@@ -68,9 +77,27 @@ static inline struct eqds_net *eqds_net(const struct net *net)
 	return net_generic(net, eqds_net_id);
 }
 
+/*
+ * The counters of a drop's reason (drop_*), each also a tracepoint. A new
+ * drop_* counter belongs here and in trace.h's eqds_drop names. Callers
+ * pass constants, so the test folds away.
+ */
+static inline bool eqds_stat_is_drop(enum eqds_stats_attr idx)
+{
+	switch (idx) {
+	case EQDS_STATS_A_DROP_QUEUE_FULL ... EQDS_STATS_A_DROP_XMIT:
+	case EQDS_STATS_A_DROP_PEER ... EQDS_STATS_A_DROP_EPOCH:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static inline void eqds_count(struct eqds_net *en, enum eqds_stats_attr idx)
 {
 	eqds_stats_add(en->stats, idx, 1);
+	if (eqds_stat_is_drop(idx))
+		trace_eqds_drop(en->net->ns.inum, idx);
 }
 
 int eqds_netns_register(void);

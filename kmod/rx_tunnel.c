@@ -25,6 +25,7 @@
 #include "pull.h"
 #include "xmit.h"
 #include "deliver.h"
+#include "events.h"
 
 /*
  * How long a hole may hold back the packets after it: longer than the delay
@@ -77,6 +78,10 @@ static void plan(struct eqds_rxt *t, struct ack_plan *a, u8 extra, u32 ack,
 	a->ack.sack = sack;
 	a->ack.path = t->path++;
 	t->rx.since_ack = 0;
+	if (extra & EQDS_F_NACK) {
+		t->counters.nacks++;
+		trace_eqds_nack(EQDS_TUNNEL_DIR_RX, t->id, &t->peer, t->rx.epoch, ack, sack);
+	}
 }
 
 static void plan_ack(struct eqds_rxt *t, struct ack_plan *a)
@@ -94,6 +99,8 @@ static void plan_nack(struct eqds_rxt *t, struct ack_plan *a, u32 seq, u64 sack)
 	m->ack = seq;
 	m->sack = sack;
 	m->path = t->path++;
+	t->counters.nacks++;
+	trace_eqds_nack(EQDS_TUNNEL_DIR_RX, t->id, &t->peer, t->rx.epoch, seq, sack);
 }
 
 static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct ctrl_msg *m)
@@ -197,6 +204,8 @@ static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 		if (WARN_ON_ONCE(!skb))
 			break;
 		__skb_queue_tail(out, skb);
+		trace_eqds_reorder_release(t->id, &t->peer, seq,
+					   t->rx.stats.skipped - before, t->rx.nheld);
 	}
 	if (t->rx.stats.skipped != skipped)
 		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED,
@@ -226,12 +235,18 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 {
 	struct eqds_net *en = t->en;
 	const struct eqds_config *cfg = rcu_dereference(en->config);
+	bool restart = t->rx.epoch;	/* 0: the tunnel's first epoch */
 
 	__skb_queue_purge(&t->held);
 	spin_lock(&en->sched_lock);
 	eqds_sched_deactivate(&en->sched, &t->rx.asl);
 	eqds_rx_init(&t->rx, epoch, cfg->window, EQDS_SCHED_MAX_QUANTA);
 	spin_unlock(&en->sched_lock);
+	if (restart) {
+		t->counters.restarts++;
+		eqds_event_tunnel(en, EQDS_CMD_TUNNEL_RESTART, EQDS_TUNNEL_DIR_RX, t->id,
+				  &t->peer, epoch, -1);
+	}
 }
 
 static void demand(struct eqds_rxt *t, u16 pull_target)
@@ -354,11 +369,13 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		plan_ack(t, &ack);
 		break;
 	case EQDS_EPOCH_UNKNOWN:
+		t->counters.drops++;
 		spin_unlock(&t->lock);
 		send_rst(en, local, peer, pkt->epoch);
 		drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
 		return;
 	case EQDS_EPOCH_DISOWNED:
+		t->counters.drops++;
 		spin_unlock(&t->lock);
 		drop(en, skb, EQDS_STATS_A_DROP_STALE);
 		return;
@@ -367,6 +384,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		plan_ack(t, &ack);
 		fallthrough;
 	case EQDS_EPOCH_REFUSED:
+		t->counters.drops++;
 		spin_unlock(&t->lock);
 		drop(en, skb, EQDS_STATS_A_DROP_EPOCH);
 		if (ack.send) {
@@ -396,10 +414,12 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			hold(t, skb, seq);
 			break;
 		case EQDS_RX_DUP:
+			t->counters.drops++;
 			drop(en, skb, EQDS_STATS_A_DROP_DUP);
 			plan_ack(t, &ack);
 			break;
 		default:
+			t->counters.drops++;
 			drop(en, skb, EQDS_STATS_A_DROP_WINDOW);
 			break;
 		}
@@ -409,6 +429,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		else if (!ack.send && t->rx.since_ack)
 			arm_timer(t, now + EQDS_ACK_DELAY_NS);
 	}
+	eqds_tunnel_count_list(&t->counters, &out);
 	spin_unlock(&t->lock);
 
 	deliver(en, &out);
@@ -428,6 +449,7 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 		release(t, now_ns(), &out, &ack);
 	if (!ack.send && !t->dead && t->rx.since_ack)
 		plan_ack(t, &ack);
+	eqds_tunnel_count_list(&t->counters, &out);
 	spin_unlock_bh(&t->lock);
 	deliver(t->en, &out);
 	send_acks(t, &ack);

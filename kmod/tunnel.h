@@ -10,6 +10,11 @@
  * valid until unlock. Removal sets ->dead under ->lock; every path that
  * takes ->lock checks ->dead first and backs off, so nothing is queued on,
  * or timer armed for, a tunnel on its way out.
+ *
+ * Each tunnel also has an ID, unique among the live tunnels of its side in
+ * the namespace, under which it is entered in an xarray (en->txt_ids,
+ * en->rxt_ids) for as long as it is in the hash table. Netlink dumps walk
+ * the xarray in ID order, so a dump can resume after the last ID it sent.
  */
 #ifndef _EQDS_TUNNEL_H
 #define _EQDS_TUNNEL_H
@@ -59,6 +64,41 @@ static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)
 #define EQDS_RTX_MAX	32	/* seqs waiting to be retransmitted */
 
 /*
+ * Per-tunnel counters (EQDS_TUNNEL_STATS_A_*), plain u64s: they are only
+ * written under the tunnel's ->lock, which the packet path holds anyway, so
+ * counting costs an add, no atomic and no extra cache line. Netlink reads
+ * them under the same lock. The core's own per-tunnel stats (tx.stats,
+ * rx.stats) supply the rest of the per-tunnel counters.
+ */
+struct eqds_tunnel_counters {
+	u64 packets;		/* tx: data packets sent (resends too); rx: delivered */
+	u64 bytes;		/* inner bytes of those */
+	u64 retransmits;	/* tx */
+	u64 nacks;		/* tx: received; rx: sent */
+	u64 drops;		/* tx: queue full; rx: dup, window, stale, unknown epoch */
+	u64 pulls;		/* tx: pulls received; rx: pull packets sent */
+	u64 restarts;		/* rx: epochs after the first (tx: tx.stats.restarts) */
+};
+
+/* Count a data packet sent or delivered. Caller holds the tunnel's lock. */
+static inline void eqds_tunnel_count_packet(struct eqds_tunnel_counters *c,
+					    const struct sk_buff *skb)
+{
+	c->packets++;
+	c->bytes += skb->len;
+}
+
+/* Count every packet on a list about to be delivered; under the lock. */
+static inline void eqds_tunnel_count_list(struct eqds_tunnel_counters *c,
+					  const struct sk_buff_head *list)
+{
+	const struct sk_buff *skb;
+
+	skb_queue_walk(list, skb)
+		eqds_tunnel_count_packet(c, skb);
+}
+
+/*
  * Sending side of one destination.
  * Locking: ->lock (BH) protects everything below it; the packet path
  * (any context), control packet receive (softirq) and ->timer (softirq)
@@ -67,6 +107,7 @@ static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)
 struct eqds_txt {
 	struct rhash_head node;
 	struct eqds_addr peer;		/* hash key: the destination host */
+	u32 id;				/* in en->txt_ids: netlink dumps, events */
 	struct eqds_net *en;
 	struct rcu_head rcu;
 	unsigned long last_used;	/* jiffies, for idle teardown */
@@ -84,6 +125,7 @@ struct eqds_txt {
 	struct eqds_ratelimit disown_rl;	/* FINs for epochs we left */
 	struct hrtimer timer;		/* retransmission and RTS timeout */
 	struct dst_cache dst_cache;
+	struct eqds_tunnel_counters counters;
 	struct sk_buff *inflight[EQDS_TX_SLOTS];	/* by eqds_tx_slot(seq) */
 };
 
@@ -98,6 +140,7 @@ struct eqds_rxt {
 	struct rhash_head node;
 	struct eqds_addr peer;		/* hash key: the sending host */
 	struct eqds_addr local;		/* our address the sender sends to */
+	u32 id;				/* in en->rxt_ids: netlink dumps, events */
 	struct eqds_net *en;
 	struct rcu_head rcu;
 	unsigned long last_used;
@@ -110,6 +153,7 @@ struct eqds_rxt {
 	struct eqds_epoch_guard guard;	/* who may replace rx.epoch */
 	struct sk_buff_head held;	/* packets ahead of a hole, by seq */
 	struct hrtimer timer;		/* reorder release timeout */
+	struct eqds_tunnel_counters counters;
 };
 
 int eqds_tunnels_init(struct eqds_net *en);

@@ -12,6 +12,7 @@
 #include "eqds.h"
 #include "netns.h"
 #include "tunnels.h"
+#include "events.h"
 
 static const struct rhashtable_params txt_params = {
 	.key_len = sizeof(struct eqds_addr),
@@ -37,6 +38,19 @@ static bool tunnel_budget(struct eqds_net *en)
 	return true;
 }
 
+/*
+ * IDs are reserved (a NULL entry, which lookups and dumps skip) before the
+ * tunnel is published in the hash table and filled in once it has won any
+ * creation race, so a dump never meets a tunnel that is freed at once. The
+ * store into a reserved slot allocates nothing and cannot fail.
+ */
+static int id_reserve(struct xarray *ids, u32 *next, u32 *id)
+{
+	int err = xa_alloc_cyclic_bh(ids, id, NULL, XA_LIMIT(1, U32_MAX), next, GFP_ATOMIC);
+
+	return err < 0 ? err : 0;
+}
+
 struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer)
 {
 	return rhashtable_lookup(&en->txts, peer, txt_params);
@@ -58,19 +72,30 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
 		return NULL;
 	}
+	if (id_reserve(&en->txt_ids, &en->txt_next, &t->id)) {
+		dst_cache_destroy(&t->dst_cache);
+		kfree(t);
+		atomic_dec(&en->ntunnels);
+		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		return NULL;
+	}
 	t->peer = *peer;
 	t->en = en;
 	eqds_txt_setup(t, rcu_dereference(en->config));
 	old = rhashtable_lookup_get_insert_fast(&en->txts, &t->node, txt_params);
 	if (old) {
 		/* Lost a race (or the insert failed): use the winner. */
+		xa_erase_bh(&en->txt_ids, t->id);
 		dst_cache_destroy(&t->dst_cache);
 		kfree(t);
 		atomic_dec(&en->ntunnels);
 		return IS_ERR(old) ? NULL : old;
 	}
+	xa_store_bh(&en->txt_ids, t->id, t, GFP_ATOMIC);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
+	eqds_event_tunnel(en, EQDS_CMD_TUNNEL_NEW, EQDS_TUNNEL_DIR_TX, t->id,
+			  &t->peer, t->tx.epoch, -1);
 	return t;
 }
 
@@ -88,7 +113,8 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
 	if (!tunnel_budget(en))
 		return NULL;
 	t = kzalloc(sizeof(*t), GFP_ATOMIC);
-	if (!t) {
+	if (!t || id_reserve(&en->rxt_ids, &en->rxt_next, &t->id)) {
+		kfree(t);
 		atomic_dec(&en->ntunnels);
 		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
 		return NULL;
@@ -98,12 +124,17 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
 	eqds_rxt_setup(t, rcu_dereference(en->config));
 	old = rhashtable_lookup_get_insert_fast(&en->rxts, &t->node, rxt_params);
 	if (old) {
+		xa_erase_bh(&en->rxt_ids, t->id);
 		kfree(t);
 		atomic_dec(&en->ntunnels);
 		return IS_ERR(old) ? NULL : old;
 	}
+	xa_store_bh(&en->rxt_ids, t->id, t, GFP_ATOMIC);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
+	/* Its epoch is the first SYN's, set after this. */
+	eqds_event_tunnel(en, EQDS_CMD_TUNNEL_NEW, EQDS_TUNNEL_DIR_RX, t->id,
+			  &t->peer, 0, -1);
 	return t;
 }
 
@@ -117,19 +148,42 @@ static void txt_free_rcu(struct rcu_head *head)
 }
 
 /*
+ * Why the reaper takes a sending tunnel that eqds_txt_idle() calls idle:
+ * with nothing waiting it is plain idleness (its peer is usually silent
+ * too, having nothing to acknowledge); with packets waiting, the peer
+ * stopped answering. Caller holds t->lock.
+ */
+static int txt_del_reason(struct eqds_txt *t, unsigned long timeout)
+{
+	if (!timeout)
+		return EQDS_TUNNEL_DEL_SHUTDOWN;
+	if (skb_queue_len(&t->queue) || eqds_tx_inflight(&t->tx))
+		return EQDS_TUNNEL_DEL_PEER_SILENT;
+	return EQDS_TUNNEL_DEL_IDLE;
+}
+
+/*
  * Idleness is decided again under the lock: traffic may have come since
  * the reaper looked. Returns whether t was removed.
  */
 static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long timeout)
 {
+	int reason;
+	u32 epoch;
+
 	spin_lock_bh(&t->lock);
 	if (timeout && !eqds_txt_idle(t, timeout)) {
 		spin_unlock_bh(&t->lock);
 		return false;
 	}
 	t->dead = true;
+	reason = txt_del_reason(t, timeout);
+	epoch = t->tx.epoch;
 	spin_unlock_bh(&t->lock);
 	rhashtable_remove_fast(&en->txts, &t->node, txt_params);
+	xa_erase_bh(&en->txt_ids, t->id);
+	eqds_event_tunnel(en, EQDS_CMD_TUNNEL_DEL, EQDS_TUNNEL_DIR_TX, t->id,
+			  &t->peer, epoch, reason);
 	hrtimer_cancel(&t->timer);
 	eqds_txt_purge(t);
 	atomic_dec(&en->ntunnels);
@@ -138,19 +192,32 @@ static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long ti
 	return true;
 }
 
-static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long timeout)
+/*
+ * timeout: 0 removes t whatever its state; else only if still idle for it.
+ * half_open: timeout is the half-open one (for the event's reason).
+ */
+static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long timeout,
+		       bool half_open)
 {
+	int reason = !timeout ? EQDS_TUNNEL_DEL_SHUTDOWN :
+		     half_open ? EQDS_TUNNEL_DEL_HALF_OPEN : EQDS_TUNNEL_DEL_IDLE;
+	u32 epoch;
+
 	spin_lock_bh(&t->lock);
 	if (timeout && !eqds_rxt_idle(t, timeout)) {
 		spin_unlock_bh(&t->lock);
 		return false;
 	}
 	t->dead = true;
+	epoch = t->rx.epoch;
 	spin_lock(&en->sched_lock);
 	eqds_sched_deactivate(&en->sched, &t->rx.asl);
 	spin_unlock(&en->sched_lock);
 	spin_unlock_bh(&t->lock);
 	rhashtable_remove_fast(&en->rxts, &t->node, rxt_params);
+	xa_erase_bh(&en->rxt_ids, t->id);
+	eqds_event_tunnel(en, EQDS_CMD_TUNNEL_DEL, EQDS_TUNNEL_DIR_RX, t->id,
+			  &t->peer, epoch, reason);
 	hrtimer_cancel(&t->timer);
 	eqds_rxt_purge(t);
 	atomic_dec(&en->ntunnels);
@@ -163,19 +230,25 @@ static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long ti
  * A receiving tunnel that has delivered no more than its first packet is
  * half open: a sender that never came back, or a spoofed source (a SYN from
  * anyone who can spoof a peer's address creates one). It is reaped after
- * EQDS_HALF_OPEN_MS unless the idle timeout is shorter. An honest tunnel
- * that is reaped this way and then used again costs an RST and a restart.
- * Read without the tunnel's lock: a stale view only picks the timeout.
+ * half_open_ms (module parameter, EQDS_HALF_OPEN_MS by default) unless the
+ * idle timeout is shorter. An honest tunnel that is reaped this way and
+ * then used again costs an RST and a restart. Read without the tunnel's
+ * lock: a stale view only picks the timeout.
  */
-#define EQDS_HALF_OPEN_MS	1000
+unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
 
-static unsigned long rxt_timeout(struct eqds_rxt *t, unsigned long idle)
+bool eqds_rxt_half_open(const struct eqds_rxt *t)
 {
 	u32 used = READ_ONCE(t->rx.rcv_nxt) - eqds_isn(READ_ONCE(t->rx.epoch));
 
-	if (used > EQDS_MAX_SEGS)
+	return used <= EQDS_MAX_SEGS;
+}
+
+static unsigned long rxt_timeout(struct eqds_rxt *t, unsigned long idle)
+{
+	if (!eqds_rxt_half_open(t))
 		return idle;
-	return min(idle, msecs_to_jiffies(EQDS_HALF_OPEN_MS));
+	return min(idle, msecs_to_jiffies(READ_ONCE(eqds_half_open_ms)));
 }
 
 /*
@@ -221,7 +294,7 @@ again:
 		if (!all && !eqds_rxt_idle(rt, rtimeout))
 			continue;
 		rhashtable_walk_stop(&it);
-		if (rxt_remove(en, rt, all ? 0 : rtimeout) && !all)
+		if (rxt_remove(en, rt, all ? 0 : rtimeout, rtimeout < timeout) && !all)
 			eqds_count(en, EQDS_STATS_A_TUNNELS_REAPED);
 		rhashtable_walk_start(&it);
 	}
@@ -246,11 +319,10 @@ static void reaper_work(struct work_struct *work)
 
 	eqds_tunnels_reap(en, false);
 	rcu_read_lock();
-	ms = rcu_dereference(en->config)->idle_timeout_ms;
+	ms = min(rcu_dereference(en->config)->idle_timeout_ms, READ_ONCE(eqds_half_open_ms));
 	rcu_read_unlock();
 	if (!READ_ONCE(en->exiting))
-		schedule_delayed_work(&en->reaper,
-				      msecs_to_jiffies(max(min(ms, EQDS_HALF_OPEN_MS) / 4, 25U)));
+		schedule_delayed_work(&en->reaper, msecs_to_jiffies(max(ms / 4, 25U)));
 }
 
 int eqds_tunnels_init(struct eqds_net *en)
@@ -258,6 +330,8 @@ int eqds_tunnels_init(struct eqds_net *en)
 	int err;
 
 	atomic_set(&en->ntunnels, 0);
+	xa_init_flags(&en->txt_ids, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	xa_init_flags(&en->rxt_ids, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	err = rhashtable_init(&en->txts, &txt_params);
 	if (err)
 		return err;
@@ -279,6 +353,9 @@ void eqds_tunnels_destroy(struct eqds_net *en)
 	eqds_tunnels_reap(en, true);
 	rhashtable_destroy(&en->txts);
 	rhashtable_destroy(&en->rxts);
+	/* Empty once every tunnel is gone; destroy frees their nodes. */
+	xa_destroy(&en->txt_ids);
+	xa_destroy(&en->rxt_ids);
 	if (atomic_read(&en->ntunnels))
 		pr_err("eqds: leak: %d tunnels left at namespace exit\n",
 		       atomic_read(&en->ntunnels));

@@ -13,11 +13,22 @@ struct eqds_config;
 #define EQDS_MAX_TUNNELS	65536
 /* New receiving tunnels per second and namespace, by default. */
 #define EQDS_DEFAULT_TUNNEL_RATE	10000
+/* How long a half-open receiving tunnel lives, by default (tunnels.c). */
+#define EQDS_HALF_OPEN_MS	1000
+
+/* Module parameter half_open_ms (main.c), read at every use. */
+extern unsigned int eqds_half_open_ms;
 
 struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
 struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer);
 struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
 struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer);
+
+/*
+ * A receiving tunnel that has delivered no more than its first packet (or
+ * has no epoch yet): reaped after the half-open timeout. Lockless read.
+ */
+bool eqds_rxt_half_open(const struct eqds_rxt *t);
 
 /* tx_tunnel.c / rx_tunnel.c: set up, tear down one tunnel. */
 void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg);

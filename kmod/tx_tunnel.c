@@ -22,6 +22,7 @@
 #include "xmit.h"
 #include "pull.h"
 #include "core/ctrl_check.h"
+#include "events.h"
 
 /* Quantum the sender assumes until the first pull says otherwise. */
 #define EQDS_QUANTUM_GUESS	1536
@@ -141,6 +142,10 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 					   EQDS_F_RTX, now);
 				__skb_queue_tail(out, copy);
 				eqds_count(en, EQDS_STATS_A_RETRANSMITS);
+				eqds_tunnel_count_packet(&t->counters, copy);
+				t->counters.retransmits++;
+				trace_eqds_retransmit(t->id, &t->peer, t->tx.epoch,
+						      t->rtx[0], copy->len);
 			}
 		}
 		memmove(t->rtx, t->rtx + 1, --t->nrtx * sizeof(t->rtx[0]));
@@ -163,6 +168,7 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 			kfree_skb(t->inflight[eqds_tx_slot(seq)]);
 			t->inflight[eqds_tx_slot(seq)] = copy;
 		}
+		eqds_tunnel_count_packet(&t->counters, skb);
 		__skb_queue_tail(out, skb);
 	}
 
@@ -236,6 +242,7 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
 	if (!admit(t, skb, limit)) {
 		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUE_FULL);
 		eqds_count(t->en, EQDS_STATS_A_TX_DROPS);
+		t->counters.drops++;
 		kfree_skb(skb);
 		return;
 	}
@@ -343,6 +350,8 @@ static void restart(struct eqds_txt *t, u64 now)
 	eqds_tx_restart(&t->tx, now, epoch_clock());
 	t->rts_due = true;
 	eqds_count(t->en, EQDS_STATS_A_RESTARTS);
+	eqds_event_tunnel(t->en, EQDS_CMD_TUNNEL_RESTART, EQDS_TUNNEL_DIR_TX, t->id,
+			  &t->peer, t->tx.epoch, -1);
 }
 
 static void free_acked(struct eqds_txt *t, u32 from, u32 to)
@@ -453,8 +462,10 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 	eqds_tx_ctrl(&t->tx, pkt, now, &act);
 	if (t->tx.credit.refused_bytes != refused)
 		eqds_count(en, EQDS_STATS_A_CREDIT_REFUSED);
-	if (pkt->flags & EQDS_F_PULL)
+	if (pkt->flags & EQDS_F_PULL) {
 		eqds_count(en, EQDS_STATS_A_PULLS_RCVD);
+		t->counters.pulls++;
+	}
 	if (act.restart) {
 		eqds_count(en, EQDS_STATS_A_RSTS_RCVD);
 		restart(t, now);
@@ -465,6 +476,9 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		}
 		if (act.retransmit) {
 			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
+			t->counters.nacks++;
+			trace_eqds_nack(EQDS_TUNNEL_DIR_TX, t->id, &t->peer, t->tx.epoch,
+					act.retransmit_seq, act.nack_sack);
 			add_rtx(t, act.retransmit_seq);
 			add_nack_holes(t, &act);
 		}

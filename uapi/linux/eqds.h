@@ -14,6 +14,17 @@
  *   Any subset of the configuration attributes. EQDS_A_DESTS, when present,
  *   replaces the whole destination list (an empty nest clears it). The
  *   request is validated as a whole before anything changes.
+ * EQDS_CMD_GET_TUNNEL (doit and dumpit)
+ *   doit: EQDS_A_TUNNEL with EQDS_TUNNEL_A_FAMILY and _PEER (and optionally
+ *   _DIR) names a peer; the reply holds one EQDS_A_TUNNEL per side that
+ *   exists for it (sending first). ENOENT if there is none.
+ *   dumpit: every tunnel of the namespace, one EQDS_A_TUNNEL per message, in
+ *   the order of their IDs, sending side first; EQDS_A_TUNNEL with only
+ *   EQDS_TUNNEL_A_DIR restricts it to one side. A tunnel that exists from
+ *   the start to the end of the dump is returned exactly once.
+ * Multicast group EQDS_MCGRP_TUNNELS: EQDS_CMD_TUNNEL_NEW, _DEL and
+ *   _RESTART, each with one EQDS_A_TUNNEL holding the tunnel's ID,
+ *   direction, peer and epoch (and EQDS_TUNNEL_A_DEL_REASON for _DEL).
  */
 #ifndef _UAPI_LINUX_EQDS_H
 #define _UAPI_LINUX_EQDS_H
@@ -26,6 +37,7 @@
 #define EQDS_DEFAULT_WINDOW		150	/* packets (MTUs) of credit per tunnel */
 #define EQDS_DEFAULT_QUEUE_LIMIT	100	/* packets per destination queue */
 #define EQDS_DEFAULT_IDLE_TIMEOUT_MS	10000
+#define EQDS_DEFAULT_HEADROOM		5	/* percent of the link speed */
 #define EQDS_MAX_DESTS			64	/* prefixes per namespace */
 
 /* Accepted ranges (inclusive) of the configuration attributes. */
@@ -35,19 +47,25 @@
 #define EQDS_QUEUE_LIMIT_MAX		65535
 #define EQDS_IDLE_TIMEOUT_MIN		100
 #define EQDS_IDLE_TIMEOUT_MAX		3600000
+#define EQDS_HEADROOM_MAX		50
 
 enum eqds_cmd {
-#define EQDS_DEFAULT_HEADROOM		5	/* percent of the link speed */
 	EQDS_CMD_UNSPEC,
 	EQDS_CMD_GET_INSTANCE,
 	EQDS_CMD_SET_INSTANCE,
+	EQDS_CMD_GET_TUNNEL,
+	EQDS_CMD_TUNNEL_NEW,		/* notification: a tunnel was created */
+	EQDS_CMD_TUNNEL_DEL,		/* notification: a tunnel was removed */
+	EQDS_CMD_TUNNEL_RESTART,	/* notification: a tunnel began a new epoch */
 	__EQDS_CMD_MAX
 };
 
 #define EQDS_CMD_MAX (__EQDS_CMD_MAX - 1)
 
+/* Multicast group of the tunnel notifications. */
+#define EQDS_MCGRP_TUNNELS	"tunnels"
+
 /* How a sender starts a tunnel's first window. */
-#define EQDS_HEADROOM_MAX		50
 enum eqds_start_mode {
 	EQDS_MODE_RTS,		/* request credit first (default) */
 	EQDS_MODE_BURST,	/* send one window unsolicited */
@@ -68,6 +86,8 @@ enum eqds_attr {
 	EQDS_A_QUEUE_LIMIT,	/* u32: per-destination queue, packets, 1..65535 */
 	EQDS_A_IDLE_TIMEOUT,	/* u32: tunnel idle timeout, ms, 100..3600000 */
 	EQDS_A_STATS,		/* nest of EQDS_STATS_A_* (read only) */
+	EQDS_A_HEADROOM,	/* u8: percent of the link speed left unpulled, 0..50 */
+	EQDS_A_TUNNEL,		/* nest of EQDS_TUNNEL_A_*: one tunnel */
 	__EQDS_A_MAX
 };
 
@@ -86,7 +106,6 @@ enum eqds_dest_attr {
 
 /* Per-namespace counters, all u64. */
 enum eqds_stats_attr {
-	EQDS_A_HEADROOM,	/* u8: percent of the link speed left unpulled, 0..50 */
 	EQDS_STATS_A_UNSPEC,
 	EQDS_STATS_A_PAD,
 	EQDS_STATS_A_TX_PACKETS,	/* data packets encapsulated and sent */
@@ -141,5 +160,103 @@ enum eqds_stats_attr {
 };
 
 #define EQDS_STATS_A_MAX (__EQDS_STATS_A_MAX - 1)
+
+/* Which side of a host pair a tunnel is. */
+enum eqds_tunnel_dir {
+	EQDS_TUNNEL_DIR_UNSPEC,
+	EQDS_TUNNEL_DIR_TX,	/* sending side: our queue towards the peer */
+	EQDS_TUNNEL_DIR_RX,	/* receiving side: the peer's packets to us */
+	__EQDS_TUNNEL_DIR_MAX
+};
+
+#define EQDS_TUNNEL_DIR_MAX (__EQDS_TUNNEL_DIR_MAX - 1)
+
+enum eqds_tunnel_state {
+	EQDS_TUNNEL_STATE_SYN,		/* tx: the receiver has not confirmed the epoch */
+	EQDS_TUNNEL_STATE_CONFIRMED,	/* tx: confirmed, data goes without SYN */
+	EQDS_TUNNEL_STATE_NEW,		/* rx: no epoch yet (no packet accepted) */
+	EQDS_TUNNEL_STATE_HALF_OPEN,	/* rx: at most its first packet delivered */
+	EQDS_TUNNEL_STATE_OPEN,		/* rx: delivering */
+	__EQDS_TUNNEL_STATE_MAX
+};
+
+#define EQDS_TUNNEL_STATE_MAX (__EQDS_TUNNEL_STATE_MAX - 1)
+
+/* Why a tunnel was removed (EQDS_CMD_TUNNEL_DEL). */
+enum eqds_tunnel_del_reason {
+	EQDS_TUNNEL_DEL_IDLE,		/* nothing queued, unused for the idle timeout */
+	EQDS_TUNNEL_DEL_PEER_SILENT,	/* tx: nothing heard from the peer for that long */
+	EQDS_TUNNEL_DEL_HALF_OPEN,	/* rx: half open for the half-open timeout */
+	EQDS_TUNNEL_DEL_SHUTDOWN,	/* the namespace or the module is going away */
+	__EQDS_TUNNEL_DEL_MAX
+};
+
+#define EQDS_TUNNEL_DEL_MAX (__EQDS_TUNNEL_DEL_MAX - 1)
+
+/*
+ * One tunnel. In requests only FAMILY, PEER and DIR are accepted. In
+ * replies every attribute of the tunnel's side is present: "tx" marks the
+ * sending side's, "rx" the receiving side's. Sequence numbers and epochs
+ * are the wire's (u32, wrapping).
+ */
+enum eqds_tunnel_attr {
+	EQDS_TUNNEL_A_UNSPEC,
+	EQDS_TUNNEL_A_PAD,
+	EQDS_TUNNEL_A_ID,		/* u32: unique among the namespace's tunnels of a side */
+	EQDS_TUNNEL_A_DIR,		/* u8: enum eqds_tunnel_dir */
+	EQDS_TUNNEL_A_FAMILY,		/* u16: AF_INET or AF_INET6 */
+	EQDS_TUNNEL_A_PEER,		/* binary: 4 or 16 bytes, network byte order */
+	EQDS_TUNNEL_A_LOCAL,		/* rx binary: our address the peer sends to */
+	EQDS_TUNNEL_A_EPOCH,		/* u32: current epoch (rx: 0 before the first) */
+	EQDS_TUNNEL_A_STATE,		/* u8: enum eqds_tunnel_state */
+	EQDS_TUNNEL_A_IDLE_MS,		/* u32: since the tunnel was last used */
+	EQDS_TUNNEL_A_HEARD_MS,		/* tx u32: since the last control packet */
+	EQDS_TUNNEL_A_CREDIT,		/* tx u32: bytes of credit held */
+	EQDS_TUNNEL_A_WINDOW,		/* u32: credit window, bytes */
+	EQDS_TUNNEL_A_QUANTUM,		/* u32: bytes of credit per pull number */
+	EQDS_TUNNEL_A_QUEUE_LEN,	/* tx u32: packets waiting for credit */
+	EQDS_TUNNEL_A_QUEUE_BYTES,	/* tx u64: wire bytes waiting (queue and resends) */
+	EQDS_TUNNEL_A_INFLIGHT,		/* tx u32: seqs sent and not acknowledged */
+	EQDS_TUNNEL_A_SND_UNA,		/* tx u32: oldest unacknowledged seq */
+	EQDS_TUNNEL_A_SND_NXT,		/* tx u32: next seq to send */
+	EQDS_TUNNEL_A_RTX_QUEUED,	/* tx u32: seqs waiting to be resent */
+	EQDS_TUNNEL_A_RTO_US,		/* tx u32: retransmission timeout */
+	EQDS_TUNNEL_A_PULL_HI,		/* tx u32: highest pull number seen */
+	EQDS_TUNNEL_A_RCV_NXT,		/* rx u32: next seq to deliver in order */
+	EQDS_TUNNEL_A_REORDER_HELD,	/* rx u32: packets held behind a hole now */
+	EQDS_TUNNEL_A_SKEW_NS,		/* rx u32: learnt delay skew between paths */
+	EQDS_TUNNEL_A_PULLS_GRANTED,	/* rx u32: pull numbers granted this epoch */
+	EQDS_TUNNEL_A_PULLS_WANTED,	/* rx u32: pull numbers still wanted */
+	EQDS_TUNNEL_A_ACTIVE,		/* rx u8: on the active sender list */
+	EQDS_TUNNEL_A_STATS,		/* nest of EQDS_TUNNEL_STATS_A_* */
+	EQDS_TUNNEL_A_DEL_REASON,	/* u8: enum eqds_tunnel_del_reason (events) */
+	__EQDS_TUNNEL_A_MAX
+};
+
+#define EQDS_TUNNEL_A_MAX (__EQDS_TUNNEL_A_MAX - 1)
+
+/*
+ * Per-tunnel counters, all u64, over the tunnel's life (all its epochs)
+ * unless marked "epoch": since its current epoch began.
+ */
+enum eqds_tunnel_stats_attr {
+	EQDS_TUNNEL_STATS_A_UNSPEC,
+	EQDS_TUNNEL_STATS_A_PAD,
+	EQDS_TUNNEL_STATS_A_PACKETS,	/* tx: data packets sent (resends too); rx: delivered */
+	EQDS_TUNNEL_STATS_A_BYTES,	/* inner bytes of those packets */
+	EQDS_TUNNEL_STATS_A_RETRANSMITS,	/* tx: data packets sent again */
+	EQDS_TUNNEL_STATS_A_NACKS,	/* tx: NACKs received; rx: NACKs sent */
+	EQDS_TUNNEL_STATS_A_DROPS,	/* tx: queue full; rx: dup, window, stale */
+	EQDS_TUNNEL_STATS_A_PULLS,	/* tx: pulls received; rx: pulls sent */
+	EQDS_TUNNEL_STATS_A_RESTARTS,	/* epochs begun after the first */
+	EQDS_TUNNEL_STATS_A_TIMEOUTS,	/* tx: retransmission timeouts */
+	EQDS_TUNNEL_STATS_A_RTS,	/* tx: requests to send */
+	EQDS_TUNNEL_STATS_A_REORDER_HELD,	/* rx epoch: packets that waited for a hole */
+	EQDS_TUNNEL_STATS_A_REORDER_SKIPPED,	/* rx epoch: seqs given up on */
+	EQDS_TUNNEL_STATS_A_REORDER_LATE,	/* rx epoch: delivered after their hole timed out */
+	__EQDS_TUNNEL_STATS_A_MAX
+};
+
+#define EQDS_TUNNEL_STATS_A_MAX (__EQDS_TUNNEL_STATS_A_MAX - 1)
 
 #endif /* _UAPI_LINUX_EQDS_H */
