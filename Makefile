@@ -70,6 +70,8 @@ install: module tools
 	depmod -a
 	install -D -m 755 $(BUILD)/tools/eqdsctl/eqdsctl $(DESTDIR)/usr/local/sbin/eqdsctl
 	install -D -m 644 Documentation/man/eqdsctl.8 $(DESTDIR)/usr/local/share/man/man8/eqdsctl.8
+	install -D -m 644 tools/eqdsctl/eqdsctl.bash-completion \
+		$(DESTDIR)/usr/local/share/bash-completion/completions/eqdsctl
 
 dkms-install:
 	scripts/dkms-install.sh

@@ -222,6 +222,10 @@ Request parse_args(const std::vector<std::string> &args)
 	} else if (cmd == "set") {
 		req.command = Command::Set;
 		parse_set(req, args, i);
+	} else if (cmd == "tunnel" || cmd == "tunnels") {
+		parse_tunnel_args(req, args, i);
+	} else if (cmd == "monitor") {
+		parse_monitor_args(req, args, i);
 	} else if (cmd == "help") {
 		req.command = Command::Help;
 	} else {
@@ -236,6 +240,8 @@ const char *short_usage()
 	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
 	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
 	       "                   [idle-timeout MS]\n"
+	       "       eqdsctl [-j|-p] [-s] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
+	       "       eqdsctl [-j] monitor [tunnels]\n"
 	       "       eqdsctl help | -h | --help | -V | --version\n";
 }
 
@@ -245,6 +251,8 @@ const char *help_text()
 	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
 	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
 	       "                   [idle-timeout MS]\n"
+	       "       eqdsctl [OPTIONS] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
+	       "       eqdsctl [-j] monitor [tunnels]\n"
 	       "       eqdsctl help | -h | --help | -V | --version\n"
 	       "\n"
 	       "Configure the EQDS (Edge-Queued Datagram Service) instance of the current\n"
@@ -267,6 +275,12 @@ const char *help_text()
 	       "  window N              credit window, packets, 1..65535\n"
 	       "  queue-limit N         per-destination queue, packets, 1..65535\n"
 	       "  idle-timeout MS       tunnel idle timeout, ms, 100..3600000\n"
+	       "\n"
+	       "tunnel (no privilege needed):\n"
+	       "  list [tx|rx]          every tunnel: sending (tx) and receiving (rx) sides\n"
+	       "  show PEER [tx|rx]     the tunnels to and from one peer address\n"
+	       "                        (-s adds per-tunnel counters; -j prints a JSON array)\n"
+	       "monitor [tunnels]       print tunnel events (new, del, restart) until killed\n"
 	       "\n"
 	       "Exit status: 0 on success, 1 on any error.  See eqdsctl(8).\n";
 }

@@ -4,6 +4,7 @@
 #define EQDSCTL_ARGS_H
 
 #include "instance.h"
+#include "prefix.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -12,7 +13,7 @@
 
 namespace eqdsctl {
 
-enum class Command { Show, Set, Help, Version };
+enum class Command { Show, Set, Help, Version, TunnelList, TunnelShow, Monitor };
 
 struct Request {
 	Command command = Command::Show;	// no command word: show
@@ -20,6 +21,8 @@ struct Request {
 	bool pretty = false;			// -p (implies json)
 	bool stats = false;			// -s
 	Config config;				// set: the attributes to send
+	std::optional<Prefix> peer;		// tunnel show: the peer (a host)
+	uint8_t dir = 0;			// tunnel: one side only (EQDS_TUNNEL_DIR_*)
 };
 
 // A bad command line. what() is the message without the "eqdsctl: " prefix;
@@ -40,6 +43,10 @@ struct Limits {
 
 // args: the words after the program name. Throws UsageError.
 Request parse_args(const std::vector<std::string> &args);
+
+// The words after "tunnel" (at args[i]) and after "monitor" (tunnel_args.cc).
+void parse_tunnel_args(Request &req, const std::vector<std::string> &args, size_t i);
+void parse_monitor_args(Request &req, const std::vector<std::string> &args, size_t i);
 
 // The one-screen synopsis printed after a usage error (ends with a newline).
 const char *short_usage();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "instance.h"
 
+#include "nlattr_util.h"
+
 #include <linux/eqds.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -150,43 +152,15 @@ const Policies &policies()
 	return p;
 }
 
-size_t payload_len(const nlattr *nla)
-{
-	uint16_t len;
-	std::memcpy(&len, &nla->nla_len, sizeof(len));
-	return len - NLA_HDRLEN;
-}
-
-const uint8_t *payload(const nlattr *nla)
-{
-	return reinterpret_cast<const uint8_t *>(nla) + NLA_HDRLEN;
-}
-
-template <typename T> T get(const nlattr *nla)
-{
-	T v;
-	std::memcpy(&v, payload(nla), sizeof(v));	// the policy fixed the length
-	return v;
-}
+using nla::get;	// the policies fixed the lengths
+using nla::payload;
+using nla::payload_len;
 
 // Every attribute in [head, head + len) must lie wholly inside it: nla_parse
 // stops quietly at a truncated one, we do not.
 void check_layout(const uint8_t *head, size_t len, const char *what)
 {
-	size_t rem = len;
-	while (rem >= NLA_HDRLEN) {
-		uint16_t alen;
-		std::memcpy(&alen, head, sizeof(alen));
-		if (alen < NLA_HDRLEN || alen > rem)
-			throw ReplyError(std::string("truncated attribute in ") + what);
-		size_t step = NLA_ALIGN(alen);
-		if (step >= rem)
-			return;	// the last attribute may lack its padding
-		head += step;
-		rem -= step;
-	}
-	if (rem)
-		throw ReplyError(std::to_string(rem) + " stray bytes in " + what);
+	nla::for_each(head, len, what, [](const nlattr *) {});
 }
 
 // nla_parse with a policy, plus the layout check. tb gets maxtype + 1 entries.

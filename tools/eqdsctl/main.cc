@@ -5,6 +5,7 @@
 #include "instance.h"
 #include "netlink.h"
 #include "output.h"
+#include "tunnel_cmd.h"
 
 #include <linux/eqds.h>
 
@@ -26,7 +27,18 @@ constexpr int kExitError = 1;
 
 const char *command_name(Command c)
 {
-	return c == Command::Set ? "set" : "show";
+	switch (c) {
+	case Command::Set:
+		return "set";
+	case Command::TunnelList:
+		return "tunnel list";
+	case Command::TunnelShow:
+		return "tunnel show";
+	case Command::Monitor:
+		return "monitor";
+	default:
+		return "show";
+	}
 }
 
 int show(const Request &req)
@@ -76,6 +88,11 @@ int run(const Request &req)
 			return set(req);
 		case Command::Show:
 			return show(req);
+		case Command::TunnelList:
+		case Command::TunnelShow:
+			return tunnel_cmd(req, std::cout) ? kExitOk : kExitError;
+		case Command::Monitor:
+			return monitor_cmd(req, std::cout) ? kExitOk : kExitError;
 		}
 	} catch (const FamilyNotFound &e) {
 		std::cerr << "eqdsctl: eqds module not loaded (generic netlink family '"

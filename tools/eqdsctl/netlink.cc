@@ -32,6 +32,7 @@ std::string nl_error_string(int err)
 // (C code): a failure is stored here and rethrown after nl_recvmsgs().
 struct Exchange {
 	std::vector<Reply> replies;
+	const std::function<void(const Reply &)> *each = nullptr;
 	bool done = false;
 	int error = 0;		// positive errno from an error ack
 	std::string extack;
@@ -46,7 +47,10 @@ int on_valid(nl_msg *msg, void *arg)
 
 	try {
 		const auto *p = reinterpret_cast<const uint8_t *>(nlh);
-		ex->replies.emplace_back(p, p + nlh->nlmsg_len);
+		if (ex->each)
+			(*ex->each)(Reply(p, p + nlh->nlmsg_len));
+		else
+			ex->replies.emplace_back(p, p + nlh->nlmsg_len);
 	} catch (...) {
 		ex->failure = std::current_exception();
 		ex->done = true;
@@ -130,7 +134,7 @@ Message &Message::operator=(Message &&o) noexcept
 	return *this;
 }
 
-Socket::Socket(const std::string &family)
+Socket::Socket(const std::string &family) : family_(family)
 {
 	sk_ = nl_socket_alloc();
 	if (!sk_)
@@ -177,8 +181,24 @@ Message Socket::request(uint8_t cmd, int flags) const
 
 std::vector<Reply> Socket::transact(Message &msg, std::string *warning)
 {
+	std::vector<Reply> replies;
+
+	exchange(msg, &replies, nullptr, warning);
+	return replies;
+}
+
+void Socket::transact_each(Message &msg, const std::function<void(const Reply &)> &on_reply)
+{
+	exchange(msg, nullptr, &on_reply, nullptr);
+}
+
+void Socket::exchange(Message &msg, std::vector<Reply> *replies,
+		      const std::function<void(const Reply &)> *each, std::string *warning)
+{
 	std::unique_ptr<nl_cb, CbDeleter> cb(nl_cb_alloc(NL_CB_DEFAULT));
 	Exchange ex;
+
+	ex.each = each;
 
 	if (!cb)
 		throw std::bad_alloc();
@@ -200,12 +220,87 @@ std::vector<Reply> Socket::transact(Message &msg, std::string *warning)
 		if (err == -NLE_AGAIN)
 			throw NetlinkError("no answer from the kernel after " +
 					   std::to_string(kReplyTimeoutSec) + " s", NLE_AGAIN);
+		if (err == -NLE_DUMP_INTR)
+			throw NetlinkError("the kernel's answer changed while it was being sent; "
+					   "run the command again", NLE_DUMP_INTR);
 		if (err < 0)
 			throw NetlinkError("cannot receive the reply: " + nl_error_string(err), -err);
 	}
 	if (warning)
 		*warning = ex.warning;
-	return std::move(ex.replies);
+	if (replies)
+		*replies = std::move(ex.replies);
+}
+
+namespace {
+
+struct Listener {
+	const std::function<bool(const Reply &)> *on_event = nullptr;
+	bool stop = false;
+	std::exception_ptr failure;
+};
+
+int accept_any_seq(nl_msg *, void *)
+{
+	return NL_OK;
+}
+
+int on_event(nl_msg *msg, void *arg)
+{
+	auto *l = static_cast<Listener *>(arg);
+	const nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	try {
+		const auto *p = reinterpret_cast<const uint8_t *>(nlh);
+		if (!(*l->on_event)(Reply(p, p + nlh->nlmsg_len)))
+			l->stop = true;
+	} catch (...) {
+		l->failure = std::current_exception();
+		l->stop = true;
+	}
+	return l->stop ? NL_STOP : NL_OK;
+}
+
+} // namespace
+
+void Socket::listen(const std::string &group, const std::function<bool(const Reply &)> &on_ev,
+		    const std::function<void()> &on_overrun)
+{
+	// A burst of tunnel events (a flood of new peers) must not overrun it.
+	constexpr int kRcvBuf = 4 << 20;
+	int grp = genl_ctrl_resolve_grp(sk_, family_.c_str(), group.c_str());
+
+	if (grp < 0)
+		throw NetlinkError("generic netlink family '" + family_ + "' has no multicast group '" +
+					   group + "' (an older eqds module?)", -grp);
+	int err = nl_socket_add_membership(sk_, grp);
+	if (err < 0)
+		throw NetlinkError("cannot join multicast group '" + group + "': " +
+					   nl_error_string(err), -err);
+	nl_socket_set_buffer_size(sk_, kRcvBuf, 0);
+
+	std::unique_ptr<nl_cb, CbDeleter> cb(nl_cb_alloc(NL_CB_DEFAULT));
+	if (!cb)
+		throw std::bad_alloc();
+	Listener l;
+
+	l.on_event = &on_ev;
+	nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_event, &l);
+	// Notifications carry sequence number 0, not a request's.
+	nl_cb_set(cb.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, accept_any_seq, nullptr);
+	while (!l.stop) {
+		err = nl_recvmsgs(sk_, cb.get());
+		if (l.failure)
+			std::rethrow_exception(l.failure);
+		if (err == -NLE_AGAIN || err == -NLE_INTR)
+			continue;	// the receive timeout: keep waiting
+		if (err == -NLE_NOMEM) {
+			on_overrun();	// ENOBUFS: the kernel dropped notifications
+			continue;
+		}
+		if (err < 0)
+			throw NetlinkError("cannot receive notifications: " + nl_error_string(err), -err);
+	}
 }
 
 std::string extack_message(const nlmsghdr *nlh, size_t len)

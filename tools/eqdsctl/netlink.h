@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -96,8 +97,25 @@ public:
 	// returned in *warning when given.
 	std::vector<Reply> transact(Message &msg, std::string *warning = nullptr);
 
+	// As transact, but hands each reply to on_reply as it arrives instead
+	// of collecting them: for dumps of any size. An exception thrown by
+	// on_reply ends the exchange and is rethrown.
+	void transact_each(Message &msg, const std::function<void(const Reply &)> &on_reply);
+
+	// Joins the family's multicast group (throws NetlinkError if the
+	// family has no such group), then passes every notification to
+	// on_event until on_event returns false. A receive buffer overrun
+	// (notifications lost) is reported through on_overrun and the wait
+	// goes on.
+	void listen(const std::string &group, const std::function<bool(const Reply &)> &on_event,
+		    const std::function<void()> &on_overrun);
+
 private:
+	void exchange(Message &msg, std::vector<Reply> *replies,
+		      const std::function<void(const Reply &)> *each, std::string *warning);
+
 	nl_sock *sk_ = nullptr;
+	std::string family_;
 	int family_id_ = -1;
 };
 

@@ -44,6 +44,12 @@ expect 1 '' "^eqdsctl: set: mode: 'fast' is not rts or burst\$" set mode fast
 expect 1 '' "^eqdsctl: set: dests: '10\.0\.0\.0/33': prefix length must be 0\.\.32\$" \
 	set dests 10.0.0.0/33
 expect 1 '' "unexpected argument '-j' \(options go before the command\)" show -j
+expect 1 '' "^eqdsctl: tunnel show: which peer\?" tunnel show
+expect 1 '' "^eqdsctl: tunnel show: '10\.0\.0\.0/8' is a prefix; a peer is one address\$" \
+	tunnel show 10.0.0.0/8
+expect 1 '' "^eqdsctl: tunnel list: 'both' is not tx or rx\$" tunnel list both
+expect 1 '' "^eqdsctl: tunnel: unknown subcommand 'add' \(list or show\)\$" tunnel add
+expect 1 '' "^eqdsctl: monitor: unexpected argument 'x'" monitor x
 
 # Output errors are reported, not ignored.
 if [ -w /dev/full ]; then
