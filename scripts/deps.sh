@@ -29,6 +29,7 @@ pkgs=(
 	clang libclang-rt-14-dev sparse
 	iproute2 iperf3 iputils-ping nftables tcpdump tshark ethtool bpftool
 	util-linux procps python3 dkms
+	dwarves			# pahole: the module's BTF (scripts/module-btf.sh)
 )
 
 # A real host with loadable modules also gets headers for the running kernel.
