@@ -17,6 +17,7 @@ ReceiverTunnel::ReceiverTunnel(Host &host, uint32_t peer)
 	for (Held &h : held_)
 		h = Held{ AppData(), false };
 	core_.owner = this;
+	eqds_epoch_guard_init(&guard_);
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
 	eqds_rx_init(&core_.rx, 0, host.cfg().window_pkts, EQDS_SCHED_MAX_QUANTA);
 }
@@ -182,26 +183,41 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 	uint32_t nsegs = pkt.next_proto != EQDS_NP_NONE ? 1 : 0;
 	AckPlan ack;
 
-	if (pkt.epoch != rx.epoch) {
-		if (!syn) {
-			host_.counters().rsts_sent++;
-			host_.counters().drop_unknown++;
-			struct eqds_pkt rst;
-
-			std::memset(&rst, 0, sizeof(rst));
-			rst.type = EQDS_TYPE_CTRL;
-			rst.hlen = EQDS_CTRL_HLEN;
-			rst.flags = EQDS_F_RST;
-			rst.epoch = pkt.epoch;
-			host_.send_packet(peer_, rst, nullptr);
-			return;
-		}
-		if (rx.epoch && !eqds_seq_after(pkt.epoch, rx.epoch)) {
-			host_.counters().drop_stale++;
-			return;
-		}
+	switch (eqds_epoch_data(&guard_, rx.epoch, pkt.epoch, syn, now)) {
+	case EQDS_EPOCH_CURRENT:
+		break;
+	case EQDS_EPOCH_BEGIN:
 		new_epoch(pkt.epoch);
+		eqds_epoch_guard_init(&guard_);
 		plan_ack(&ack);
+		break;
+	case EQDS_EPOCH_UNKNOWN: {
+		struct eqds_pkt rst;
+
+		host_.counters().rsts_sent++;
+		host_.counters().drop_unknown++;
+		std::memset(&rst, 0, sizeof(rst));
+		rst.type = EQDS_TYPE_CTRL;
+		rst.hlen = EQDS_CTRL_HLEN;
+		rst.flags = EQDS_F_RST;
+		rst.epoch = pkt.epoch;
+		host_.send_packet(peer_, rst, nullptr);
+		return;
+	}
+	case EQDS_EPOCH_DISOWNED:
+		host_.counters().drop_stale++;
+		return;
+	case EQDS_EPOCH_CHALLENGE:
+		/* An ack for our epoch: only its real sender can act on it. */
+		plan_ack(&ack);
+		host_.counters().challenges_sent++;
+		host_.counters().drop_epoch++;
+		send_acks(ack);
+		return;
+	case EQDS_EPOCH_REFUSED:
+	default:
+		host_.counters().drop_epoch++;
+		return;
 	}
 	demand(pkt.data.pull_target);
 
@@ -248,6 +264,14 @@ void ReceiverTunnel::on_timer()
 	if (!ack.send && core_.rx.since_ack)
 		plan_ack(&ack);
 	send_acks(ack);
+}
+
+bool ReceiverTunnel::fin_rcv(uint32_t epoch)
+{
+	if (!eqds_epoch_fin(&guard_, core_.rx.epoch, epoch))
+		return false;
+	new_epoch(core_.rx.epoch);
+	return true;
 }
 
 uint32_t ReceiverTunnel::pull_grant(uint32_t quanta)

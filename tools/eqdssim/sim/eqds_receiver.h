@@ -3,12 +3,14 @@
 // around the core's struct eqds_rx (epoch checks, demand and backlog to the
 // pull scheduler, hold/release through the reorder window, ACK every 16
 // packets or after 1 ms, NACKs of holes that outlive the paths' learnt skew
-// and of holes given up on, duplicate re-ack, busy time in every ACK).
+// and of holes given up on, duplicate re-ack, busy time in every ACK; a SYN
+// for another epoch is challenged, not taken, until a FIN disowns the old).
 #pragma once
 
 #include <cstdint>
 
 #include "app.h"
+#include "epoch.h"
 #include "rx.h"
 #include "timer.h"
 
@@ -34,6 +36,9 @@ public:
 	// after the tunnel lookup). Returns false if the packet was refused
 	// with an RST because the epoch is unknown.
 	void data_rcv(const struct eqds_pkt &pkt, const AppData &app, uint32_t ip_bytes, bool ce);
+	// A FIN for epoch: true if it disowned the epoch this tunnel follows
+	// (then the tunnel stops pulling for it and drops what it holds).
+	bool fin_rcv(uint32_t epoch);
 	// Number quanta more pulls (eqds_rxt_pull_grant); returns the last.
 	uint32_t pull_grant(uint32_t quanta);
 	// What a pull packet carries besides the pull (pull.c's send_pull).
@@ -84,6 +89,7 @@ private:
 	Host &host_;
 	uint32_t peer_;
 	RxCore core_;
+	struct eqds_epoch_guard guard_;	// who may replace rx.epoch (core/epoch.h)
 	Held held_[EQDS_RX_SLOTS];
 	uint8_t path_ = 0;
 	uint64_t epoch_rx_bytes_ = 0;

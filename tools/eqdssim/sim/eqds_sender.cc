@@ -217,9 +217,21 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 	switch (eqds_tx_ctrl_verdict(&tx_, &pkt)) {
 	case EQDS_CTRL_OK:
 		break;
-	case EQDS_CTRL_STALE:
+	case EQDS_CTRL_STALE: {
+		// An ack for an epoch we left: disown it, so the receiver takes
+		// our new one (core/epoch.h), and ask for credit again now.
+		struct eqds_pkt fin;
+
+		std::memset(&fin, 0, sizeof(fin));
 		host_.counters().drop_stale++;
+		if (eqds_epoch_answer(&disown_rl_, &tx_, &pkt, now, &fin)) {
+			host_.counters().fins_sent++;
+			host_.send_packet(peer_, fin, nullptr);
+			rts_due_ = true;
+			pump(now);
+		}
 		return;
+	}
 	default:
 		host_.counters().drop_ctrl++;
 		return;

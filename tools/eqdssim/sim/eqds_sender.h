@@ -13,6 +13,7 @@
 #include <deque>
 
 #include "app.h"
+#include "epoch.h"
 #include "timer.h"
 #include "tx.h"
 
@@ -31,6 +32,7 @@ struct CreditLedger {
 class SenderTunnel {
 public:
 	SenderTunnel(Host &host, uint32_t peer);
+	~SenderTunnel() { timer_.cancel(); }
 
 	// The application hands down a packet (eqds_tx_capture): queue it,
 	// or drop it at the queue limit, then send what credit allows.
@@ -86,6 +88,7 @@ private:
 	uint8_t path_;
 	bool rts_due_;
 	bool filling_ = false;
+	struct eqds_ratelimit disown_rl_ = {};	// FINs for epochs we left
 	Timer timer_;
 	CreditLedger ledger_;
 };

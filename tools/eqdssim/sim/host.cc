@@ -8,8 +8,11 @@ namespace eqdssim {
 namespace {
 PacketKind kind_of(const struct eqds_pkt &hdr)
 {
-	if (hdr.type == EQDS_TYPE_DATA)
+	if (hdr.type == EQDS_TYPE_DATA) {
+		if (hdr.flags & EQDS_F_FIN)
+			return PacketKind::kFin;
 		return (hdr.flags & EQDS_F_RTS) ? PacketKind::kRts : PacketKind::kData;
+	}
 	if (hdr.flags & EQDS_F_RST)
 		return PacketKind::kRst;
 	if (hdr.flags & EQDS_F_PULL)
@@ -64,6 +67,11 @@ ReceiverTunnel *Host::find_receiver(uint32_t src) const
 void Host::forget_receive_state()
 {
 	receivers_.clear();
+}
+
+void Host::forget_send_state()
+{
+	senders_.clear();
 }
 
 void Host::send_packet(uint32_t dst, const struct eqds_pkt &hdr, const AppData *app)
@@ -134,6 +142,14 @@ void Host::data_rcv(Packet *p, const struct eqds_pkt &pkt)
 	bool syn = pkt.flags & EQDS_F_SYN;
 	ReceiverTunnel *t = find_receiver(p->src);
 
+	// rx_tunnel.c's fin_rcv(): the sender disowns an epoch it has left.
+	if (pkt.flags & EQDS_F_FIN) {
+		if (t && t->fin_rcv(pkt.epoch))
+			counters_.fins_rcvd++;
+		else
+			counters_.drop_stale++;
+		return;
+	}
 	if (!t && !syn) {
 		send_rst(p->src, pkt.epoch);
 		counters_.drop_unknown++;

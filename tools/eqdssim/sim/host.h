@@ -52,6 +52,8 @@ public:
 	}
 	// Lose every receiving tunnel, as a reboot or the idle reaper would.
 	void forget_receive_state();
+	// Lose every sending tunnel and what it held, as a module reload would.
+	void forget_send_state();
 
 	// Encode a header into a packet and send it out of the NIC (subject
 	// to injected loss).

@@ -17,6 +17,10 @@ void HostCounters::add(const HostCounters &o)
 	nacks_sent += o.nacks_sent;
 	nacks_rcvd += o.nacks_rcvd;
 	acks_sent += o.acks_sent;
+	fins_sent += o.fins_sent;
+	fins_rcvd += o.fins_rcvd;
+	challenges_sent += o.challenges_sent;
+	drop_epoch += o.drop_epoch;
 	pulls_sent += o.pulls_sent;
 	pull_quanta_sent += o.pull_quanta_sent;
 	pulls_rcvd += o.pulls_rcvd;

@@ -16,6 +16,9 @@ struct HostCounters {
 	uint64_t rsts_sent = 0, rsts_rcvd = 0;
 	uint64_t nacks_sent = 0, nacks_rcvd = 0;
 	uint64_t acks_sent = 0;
+	uint64_t fins_sent = 0, fins_rcvd = 0;	// epochs disowned (core/epoch.h)
+	uint64_t challenges_sent = 0;	// ACKs answering a SYN for another epoch
+	uint64_t drop_epoch = 0;	// data for an epoch being challenged
 	uint64_t pulls_sent = 0, pull_quanta_sent = 0, pulls_rcvd = 0;
 	uint64_t credit_refused = 0;	// control packets that refused some credit
 	uint64_t ring_full = 0;		// sends blocked with credit held: EQDS_TX_SLOTS in flight

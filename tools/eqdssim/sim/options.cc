@@ -62,8 +62,8 @@ const char *usage()
 	       "  --window=PKTS --queue-limit=PKTS --mode=rts|burst --pull-rate=RATE\n"
 	       "  --rto-min=TIME --reorder-timeout=TIME --pacer-interval=TIME (timer floor)\n"
 	       "  --duration=TIME --warmup=TIME --drain=TIME --sample=TIME --seed=N\n"
-	       "  --loss=KIND:P (KIND data|rts|ack|nack|pull|rst; repeatable)\n"
-	       "  --forget-at=TIME --forget-host=ID\n"
+	       "  --loss=KIND:P (KIND data|rts|ack|nack|pull|rst|fin; repeatable)\n"
+	       "  --forget-at=TIME --forget-host=ID --forget-send-at=TIME --forget-send-host=ID\n"
 	       "  --out=DIR --label=TEXT --fluid-baseline=0|1 --progress=0|1\n";
 }
 
@@ -129,6 +129,8 @@ Options parse_options(const std::vector<std::string> &args)
 		}
 		else if (k == "forget-at") c.forget_at = parse_time(v);
 		else if (k == "forget-host") c.forget_host = (uint32_t)std::stoul(v);
+		else if (k == "forget-send-at") c.forget_send_at = parse_time(v);
+		else if (k == "forget-send-host") c.forget_send_host = (uint32_t)std::stoul(v);
 		else if (k == "progress") c.progress = v == "1";
 		else if (k == "out") o.out_dir = v;
 		else if (k == "label") o.label = v;

@@ -16,6 +16,7 @@ const char *packet_kind_name(PacketKind k)
 	case PacketKind::kNack: return "nack";
 	case PacketKind::kPull: return "pull";
 	case PacketKind::kRst: return "rst";
+	case PacketKind::kFin: return "fin";
 	default: return "?";
 	}
 }

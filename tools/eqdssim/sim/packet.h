@@ -25,6 +25,7 @@ enum class PacketKind : uint8_t {
 	kNack,
 	kPull,		// control with PULL (carries an ACK too)
 	kRst,
+	kFin,		// data header without payload: the sender disowns an epoch
 	kCount
 };
 

@@ -143,6 +143,10 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r,
 	j.num("rsts_sent", (double)h.rsts_sent);
 	j.num("nacks_sent", (double)h.nacks_sent);
 	j.num("acks_sent", (double)h.acks_sent);
+	j.num("fins_sent", (double)h.fins_sent);
+	j.num("fins_rcvd", (double)h.fins_rcvd);
+	j.num("challenges_sent", (double)h.challenges_sent);
+	j.num("drop_epoch", (double)h.drop_epoch);
 	j.num("pulls_sent", (double)h.pulls_sent);
 	j.num("pull_quanta_sent", (double)h.pull_quanta_sent);
 	j.num("pulls_rcvd", (double)h.pulls_rcvd);

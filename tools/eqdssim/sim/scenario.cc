@@ -10,6 +10,7 @@ namespace eqdssim {
 namespace {
 constexpr uint32_t kSample = 1;
 constexpr uint32_t kForget = 2;
+constexpr uint32_t kForgetSend = 3;
 // While draining, check this often whether everything is done.
 constexpr SimTime kDrainStep = 1 * kMs;
 }
@@ -40,12 +41,19 @@ Scenario::Scenario(const ScenarioConfig &cfg) : cfg_(cfg), faults_(cfg.seed)
 		events_.at(cfg.sample_interval, this, kSample, 0);
 	if (cfg.forget_at)
 		events_.at(cfg.forget_at, this, kForget, 0);
+	if (cfg.forget_send_at)
+		events_.at(cfg.forget_send_at, this, kForgetSend, 0);
 }
 
 void Scenario::fire(uint32_t kind, uint64_t)
 {
 	if (kind == kForget) {
 		host(cfg_.forget_host).forget_receive_state();
+		return;
+	}
+	if (kind == kForgetSend) {
+		host(cfg_.forget_send_host).forget_send_state();
+		traffic_->restart_sender(cfg_.forget_send_host);
 		return;
 	}
 	if (kind != kSample)

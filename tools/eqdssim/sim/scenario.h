@@ -36,6 +36,8 @@ struct ScenarioConfig {
 	std::array<double, (size_t)PacketKind::kCount> loss{};	// per packet kind
 	SimTime forget_at = 0;		// a host loses its receive state (0: never)
 	uint32_t forget_host = 0;
+	SimTime forget_send_at = 0;	// a host loses its sending tunnels (0: never)
+	uint32_t forget_send_host = 0;
 	bool progress = false;		// report each tenth of the run on stderr
 };
 

@@ -44,6 +44,17 @@ void Traffic::fire(uint32_t kind, uint64_t arg)
 		on_tail_check((uint32_t)arg);
 }
 
+void Traffic::restart_sender(uint32_t host)
+{
+	std::vector<uint32_t> dsts;
+
+	for (const auto &[key, flows] : pending_)
+		if ((uint32_t)(key >> 32) == host && !flows.empty())
+			dsts.push_back((uint32_t)key);
+	for (uint32_t dst : dsts)
+		static_cast<Host *>(net_.host(host))->sender(dst).refill();
+}
+
 void Traffic::make_pending(Flow &f)
 {
 	if (f.in_pending)

@@ -79,6 +79,10 @@ public:
 	const std::vector<Flow> &flows() const { return flows_; }
 	uint64_t late_packets() const { return late_; }
 	uint64_t resent_packets() const;
+	// The host lost its sending tunnels: hand what its flows still have
+	// to send to new ones (the transport keeps sending; what was in the
+	// lost tunnels is recovered as lost).
+	void restart_sender(uint32_t host);
 
 private:
 	static uint64_t pair_key(uint32_t src, uint32_t dst)

@@ -38,6 +38,11 @@ ScenarioConfig lossy_permutation(const LossCase &lc)
 		c.forget_at = 100 * kUs;
 		c.forget_host = 1;
 	}
+	// FINs only follow a sender that lost its tunnels.
+	if (lc.kind == PacketKind::kFin) {
+		c.forget_send_at = 100 * kUs;
+		c.forget_send_host = 0;
+	}
 	return c;
 }
 
@@ -62,7 +67,8 @@ INSTANTIATE_TEST_SUITE_P(
 	EveryControlKind, ControlLoss,
 	testing::Values(LossCase{ PacketKind::kPull, 0.2 }, LossCase{ PacketKind::kAck, 0.5 },
 			LossCase{ PacketKind::kNack, 0.5 }, LossCase{ PacketKind::kRts, 0.5 },
-			LossCase{ PacketKind::kRst, 0.5 }, LossCase{ PacketKind::kData, 0.05 }),
+			LossCase{ PacketKind::kRst, 0.5 }, LossCase{ PacketKind::kFin, 0.5 },
+			LossCase{ PacketKind::kData, 0.05 }),
 	[](const testing::TestParamInfo<LossCase> &i) {
 		return std::string(packet_kind_name(i.param.kind));
 	});
@@ -78,6 +84,28 @@ TEST(ForgottenReceiver, SenderRestartsWithRstAndFinishes)
 	EXPECT_GT(r.counters.rsts_sent, 0u);
 	EXPECT_GT(r.counters.restarts, 0u);
 	EXPECT_EQ(r.finished, r.flows);
+	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
+}
+
+TEST(ForgottenSender, NewEpochIsChallengedDisownedAndFinishes)
+{
+	// Host 0 loses its sending tunnels mid-transfer (a module reload): its
+	// new tunnel's SYN meets a receiver that still follows the old epoch,
+	// which challenges it; the sender disowns the old epoch with a FIN and
+	// the new one begins (core/epoch.h).
+	ScenarioConfig c = lossy_permutation(LossCase{ PacketKind::kData, 0.0 });
+
+	c.forget_send_at = 100 * kUs;
+	c.forget_send_host = 0;
+	Scenario s(c);
+	s.run();
+	Results r = compute_results(s);
+
+	EXPECT_GT(r.counters.challenges_sent, 0u);
+	EXPECT_GT(r.counters.fins_sent, 0u);
+	EXPECT_GT(r.counters.fins_rcvd, 0u);
+	EXPECT_EQ(r.finished, r.flows);
+	EXPECT_TRUE(r.quiescent);
 	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
 }
 
