@@ -6,7 +6,8 @@
 # Documentation/evaluation/simulation.md with its PNGs.
 #
 # usage: run_eval.sh BUILD_DIR [OUT_DIR]
-#   QUICK=1 shortens every run (a smoke test of the pipeline, not a result).
+#   QUICK=1 shortens every run (a smoke test of the pipeline, not a result)
+#   and writes the report under OUT_DIR/doc, leaving Documentation/ alone.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${1:-$top/build}
@@ -15,6 +16,7 @@ sim=$build/tools/eqdssim/eqdssim
 here=$top/tools/eqdssim/eval
 doc=$top/Documentation/evaluation
 quick=${QUICK:-0}
+[ "$quick" = 1 ] && doc=$out/doc
 
 command -v gnuplot >/dev/null || { echo "sim-eval: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 1; }
 [ -x "$sim" ] || { echo "sim-eval: build eqdssim first ($sim)" >&2; exit 1; }
