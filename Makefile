@@ -59,6 +59,32 @@ bench: module $(BUILD)/CMakeCache.txt
 	fi; \
 	exit $$rc
 
+# The paper's scenarios on emulated hosts, natively and over EQDS, in one VM
+# boot (Documentation/evaluation/emulation.md). Progress on the console;
+# the records, summary, report (Markdown, CSV, JSON) and plots in
+# $(EVAL_OUT). EVAL_SECS is each run's measurement window; EQDS_EVAL_*
+# variables in the environment reach the guest (scripts/eval/run.sh).
+EVAL_SECS ?= 20
+EVAL_TIMEOUT ?= 3300
+EVAL_OUT ?= $(BUILD)/eval
+# Debian's python3-matplotlib is for the system interpreter.
+EVAL_PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+eval: module $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target eqdsctl -j$(JOBS)
+	@rc=0; EQDS_EVAL_SECS=$(EVAL_SECS) selftests/vm/run-vm.sh -o $(EVAL_OUT) \
+		-t $(EVAL_TIMEOUT) -- scripts/eval/run.sh || rc=$$?; \
+	if [ -s $(EVAL_OUT)/results.jsonl ]; then \
+		$(EVAL_PYTHON) scripts/eval/tools/report.py $(EVAL_OUT)/results.jsonl \
+			$(EVAL_OUT)/report.md $(EVAL_OUT)/plots; \
+	fi; \
+	exit $$rc
+
+# A short run (incast N=4, UDP blaster) asserting robust properties only,
+# as KTAP; also a stage of `make check`.
+eval-smoke: module $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target eqdsctl -j$(JOBS)
+	selftests/vm/run-vm.sh -o $(BUILD)/eval-smoke -t 900 -- selftests/run.sh scripts/eval/smoke.sh
+
 # The large eqdssim scenarios (FatTree k=16, 850:1 incast, oversubscribed
 # core, closed loop), one after another on one core; writes
 # Documentation/evaluation/simulation.md and its plots. QUICK=1 shortens them.
@@ -80,4 +106,4 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps module tools check unit fuzz static vmtest demo bench sim-eval install dkms-install clean
+.PHONY: all deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install clean

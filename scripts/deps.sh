@@ -30,6 +30,7 @@ pkgs=(
 	iproute2 iperf3 iputils-ping nftables tcpdump tshark ethtool bpftool
 	util-linux procps python3 dkms
 	dwarves			# pahole: the module's BTF (scripts/module-btf.sh)
+	python3-matplotlib	# the plots of `make eval`
 )
 
 # A real host with loadable modules also gets headers for the running kernel.
