@@ -73,9 +73,20 @@ int on_ack(nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-int on_finish(nl_msg *, void *arg)
+// NLMSG_DONE ends a dump. A dump that failed carries the negative errno
+// after the header (and, like an error ack, may carry an extack message):
+// libnl does not look, so we do.
+int on_finish(nl_msg *msg, void *arg)
 {
-	static_cast<Exchange *>(arg)->done = true;
+	auto *ex = static_cast<Exchange *>(arg);
+	const nlmsghdr *nlh = nlmsg_hdr(msg);
+	int32_t err = 0;
+
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(err))
+		std::memcpy(&err, reinterpret_cast<const uint8_t *>(nlh) + NLMSG_HDRLEN, sizeof(err));
+	if (err < 0)
+		ex->error = -err;
+	ex->done = true;
 	return NL_STOP;
 }
 
