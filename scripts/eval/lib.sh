@@ -63,23 +63,32 @@ cpu_busy_pct() {
 		printf "%.0f", (t > p[2]) ? 100 * (b - p[1]) / (t - p[2]) : 0}' /proc/stat
 }
 
+# The helpers' long-running background processes (servers, flows), which
+# eval_stop_flows ends. Tracking their pids is much cheaper under emulation
+# than asking every namespace for its processes.
+EVAL_PIDS=()
+
 # iperf_servers NS PORT...: one-shot iperf3 servers, waited for.
 iperf_servers() {
 	local ns=$1 p
 	shift
 	for p in "$@"; do
-		ip netns exec "$ns" timeout $((EVAL_SECS + 60)) iperf3 -s -1 -p "$p" > /dev/null 2>&1 &
+		ip netns exec "$ns" timeout $((EVAL_SECS + 90)) iperf3 -s -1 -p "$p" > /dev/null 2>&1 &
+		EVAL_PIDS+=($!)
 	done
-	for p in "$@"; do wait_listen "$ns" "$p" || echo "iperf3 server $ns:$p not listening"; done
+	wait_listeners "$ns" $#
 }
 
-# iperf_client NS ADDR PORT OUT [iperf3 args]: one client in the background,
-# JSON to OUT. -O 1 omits the first second (slow start, tunnel setup).
-iperf_client() {
-	local ns=$1 addr=$2 port=$3 out=$4
-	shift 4
-	ip netns exec "$ns" timeout $((EVAL_SECS + 40)) iperf3 -c "$addr" -p "$port" \
-		-t "$EVAL_SECS" -O 1 -J "$@" > "$out" 2> /dev/null &
+# wait_listeners NS COUNT: until COUNT TCP sockets listen in NS (20 s at
+# most): one poll for all servers instead of one per port.
+wait_listeners() {
+	local i
+	for i in $(seq 100); do
+		[ "$(ip netns exec "$1" ss -Hltn 2> /dev/null | wc -l)" -ge "$2" ] && return 0
+		sleep 0.2
+	done
+	echo "only $(ip netns exec "$1" ss -Hltn | wc -l) of $2 servers listen in $1"
+	return 1
 }
 
 # ping_bg NS ADDR SECS OUT: pings every 50 ms for SECS in the background.
@@ -102,10 +111,13 @@ queue_sampler() {
 	) > "$4" 2> /dev/null &
 }
 
-# tcp_reorder_events NS: times the namespace's TCP detected reordering.
-tcp_reorder_events() {
-	echo $(($(nstat_get "$1" TcpExtTCPSACKReorder) + $(nstat_get "$1" TcpExtTCPTSReorder) +
-		$(nstat_get "$1" TcpExtTCPRenoReorder)))
+# tcp_counters NS: "RETRANSMITTED_SEGMENTS REORDERING_EVENTS" of the
+# namespace's TCP (reordering detected by SACK, timestamps or dupacks), with
+# one nstat.
+tcp_counters() {
+	ip netns exec "$1" nstat -asz TcpRetransSegs TcpExtTCPSACKReorder TcpExtTCPTSReorder \
+		TcpExtTCPRenoReorder 2> /dev/null |
+		awk '$1 == "TcpRetransSegs" { r = $2 } $1 ~ /Reorder$/ { o += $2 } END { print r + 0, o + 0 }'
 }
 
 # ---- per-flow goodput over a common window ----
@@ -175,21 +187,21 @@ bulk_flow() {
 	shift 3
 	ip netns exec "$ns" timeout $((EVAL_SECS + 90)) iperf3 -c "$addr" -p "$port" \
 		-t $((EVAL_SECS + 80)) "$@" > /dev/null 2>&1 &
+	EVAL_PIDS+=($!)
 }
 
-# eval_stop_flows NS...: end every iperf3 (and other helper) in these
-# namespaces: the ones this run started.
+# eval_stop_flows: end the servers and flows the helpers started, and wait
+# for every background job (pings and samplers end on their own).
 eval_stop_flows() {
-	local ns
-	for ns in "$@"; do ip netns pids "$ns" 2> /dev/null | xargs -r kill 2> /dev/null; done
-	sleep 0.5
-	for ns in "$@"; do ip netns pids "$ns" 2> /dev/null | xargs -r kill -9 2> /dev/null; done
+	[ ${#EVAL_PIDS[@]} -gt 0 ] && kill "${EVAL_PIDS[@]}" 2> /dev/null
 	wait 2> /dev/null
+	EVAL_PIDS=()
 }
 
-# retrans_sum NS...: TcpRetransSegs summed over the namespaces.
-retrans_sum() {
-	local ns s=0
-	for ns in "$@"; do s=$((s + $(nstat_get "$ns" TcpRetransSegs))); done
-	echo $s
+
+# flows_line "MBIT...": total goodput and Jain's index, for a progress line
+# (awk: a Python start costs a second under emulation).
+flows_line() {
+	awk '{ for (i = 1; i <= NF; i++) { s += $i; q += $i * $i }
+	       printf "goodput %.1f Mbit/s in all, Jain %.3f", s, q ? s * s / (NF * q) : 0 }' <<< "$1"
 }

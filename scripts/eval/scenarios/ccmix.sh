@@ -54,7 +54,7 @@ ccmix_run() {	# CC MODE
 	acct_snapshot rcv > "$EVAL_TMP/acct1"
 	busy=$(cpu_busy_pct)
 	counters=$(eqds_counters rcv s1 s2)
-	eval_stop_flows rcv s1 s2
+	eval_stop_flows
 	mbit=$(acct_mbit "$EVAL_TMP/acct0" "$EVAL_TMP/acct1" 10.0.1.1 10.0.2.1)
 	eval_record scenario=ccmix mode="$mode" cc="$cc" rate_mbit="$EVAL_MBIT" buf_pkts="$CC_BUF" \
 		secs="$EVAL_SECS" flows_mbit@list="$mbit" \

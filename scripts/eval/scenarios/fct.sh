@@ -26,12 +26,12 @@ scenario_fct() {
 }
 
 fct_run() {	# MODE
-	local mode=$1 h j peers hosts=() busy files=() pids=() counters
-	for h in $(seq $PERM_HOSTS); do hosts+=("h$h"); done
+	local mode=$1 h j peers busy files=() pids=() counters
 	eval_mode "$mode" || return 1
 	for h in $(seq $PERM_HOSTS); do
 		ip netns exec "h$h" python3 "$EVAL_DIR/tools/fct.py" serve \
 			"$(topo_fabric_addr "$h" $PERM_HOSTS)" $FCT_PORT $FCT_BYTES > /dev/null 2>&1 &
+		EVAL_PIDS+=($!)
 	done
 	for h in $(seq $PERM_HOSTS); do wait_listen "h$h" $FCT_PORT; done
 	cpu_busy_start
@@ -50,7 +50,7 @@ fct_run() {	# MODE
 	wait "${pids[@]}"
 	busy=$(cpu_busy_pct)
 	counters=$(eqds_counters h1 h5)
-	eval_stop_flows "${hosts[@]}"
+	eval_stop_flows
 	eval_record scenario=fct mode="$mode" bytes=$FCT_BYTES rate_mbit="$EVAL_FABRIC_MBIT" \
 		hosts=$PERM_HOSTS secs="$EVAL_SECS" \
 		fct_ms@json="$(python3 -c 'import json, sys; print(json.dumps([x for f in sys.argv[1:] for x in (json.load(open(f)) if open(f).read().strip() else [])]))' "${files[@]}")" \

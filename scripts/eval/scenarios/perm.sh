@@ -18,6 +18,12 @@ PERM_BUF=${EQDS_EVAL_FABRIC_BUF:-50}
 
 scenario_perm_runs() { echo $((PERM_REPS * 2)); }
 
+# tcp_sum NS...: TCP retransmissions and reordering events, summed.
+tcp_sum() {
+	local h
+	for h in "$@"; do tcp_counters "$h"; done | awk '{ r += $1; o += $2 } END { print r + 0, o + 0 }'
+}
+
 # perm_pairs SEED: "SRC DST" per host, each to a host on the other leaf.
 perm_pairs() {
 	python3 - "$1" "$PERM_HOSTS" << 'PY'
@@ -52,7 +58,7 @@ scenario_perm() {
 }
 
 perm_run() {	# MODE SEED
-	local mode=$1 seed=$2 s d p h hosts=() mbit=() sp0 sp1 r0 r1 o0=0 o1=0 busy counters
+	local mode=$1 seed=$2 s d p h hosts=() mbit=() sp0 sp1 r0 r1 o0 o1 busy counters
 	for h in $(seq $PERM_HOSTS); do hosts+=("h$h"); done
 	eval_mode "$mode" || return 1
 	perm_pairs "$seed" > "$EVAL_TMP/pairs"
@@ -60,8 +66,7 @@ perm_run() {	# MODE SEED
 		acct_setup "h$d" "$(topo_fabric_addr "$s" $PERM_HOSTS)"
 		iperf_servers "h$d" $((5200 + s))
 	done 9< "$EVAL_TMP/pairs"
-	r0=$(retrans_sum "${hosts[@]}")
-	for h in "${hosts[@]}"; do o0=$((o0 + $(tcp_reorder_events "$h"))); done
+	tcp_sum "${hosts[@]}" > "$EVAL_TMP/tcp0"
 	while read -r s d p <&9; do
 		bulk_flow "h$s" "$(topo_fabric_addr "$d" $PERM_HOSTS)" $((5200 + s)) --cport "$p"
 	done 9< "$EVAL_TMP/pairs"
@@ -74,10 +79,11 @@ perm_run() {	# MODE SEED
 	while read -r s d p <&9; do acct_snapshot "h$d" > "$EVAL_TMP/acct1.$d"; done 9< "$EVAL_TMP/pairs"
 	busy=$(cpu_busy_pct)
 	sp1=$(topo_fabric_spine_bytes $PERM_SPINES)
-	r1=$(retrans_sum "${hosts[@]}")
-	for h in "${hosts[@]}"; do o1=$((o1 + $(tcp_reorder_events "$h"))); done
+	tcp_sum "${hosts[@]}" > "$EVAL_TMP/tcp1"
+	read -r r0 o0 < "$EVAL_TMP/tcp0"
+	read -r r1 o1 < "$EVAL_TMP/tcp1"
 	counters=$(eqds_counters h1 h5)
-	eval_stop_flows "${hosts[@]}"
+	eval_stop_flows
 	# Goodput per sending host, in host order.
 	while read -r s d p <&9; do
 		echo "$s $(acct_mbit "$EVAL_TMP/acct0.$d" "$EVAL_TMP/acct1.$d" \

@@ -18,9 +18,10 @@ scenario_rpc() {
 	total=$(scenario_rpc_runs)
 	topo_star "$n" "$EVAL_MBIT" 20 || { eval_log "rpc: topology failed"; return 1; }
 	topo_star_bystander_eqds
-	for buf in $EVAL_BUFS; do
-		topo_star_shape "$EVAL_MBIT" "${buf#*:}"
-		for mode in native eqds; do
+	for mode in native eqds; do
+		eval_mode "$mode" || { eval_log "rpc: eqdsctl failed"; return 1; }
+		for buf in $EVAL_BUFS; do
+			topo_star_shape "$EVAL_MBIT" "${buf#*:}"
 			i=$((i + 1))
 			eval_step rpc $i "$total" "RPC under a $n:1 incast, ${buf%%:*} buffer, $mode"
 			rpc_run "$n" "${buf%%:*}" "${buf#*:}" "$mode"
@@ -30,18 +31,13 @@ scenario_rpc() {
 }
 
 rpc_run() {	# N BUFNAME BUFPKTS MODE
-	local n=$1 name=$2 pkts=$3 mode=$4 j senders=() busy counters
-	for j in $(seq "$n"); do senders+=("s$j"); done
-	eval_mode "$mode" || return 1
+	local n=$1 name=$2 pkts=$3 mode=$4 j busy counters
 	ip netns exec rcv python3 "$EVAL_DIR/tools/rpc.py" serve 10.9.0.1 $RPC_PORT > /dev/null 2>&1 &
+	EVAL_PIDS+=($!)
 	wait_listen rcv $RPC_PORT
 	ip netns exec by timeout 60 python3 "$EVAL_DIR/tools/rpc.py" call 10.9.0.1 $RPC_PORT 3 \
 		> "$EVAL_TMP/rpc.idle" 2> /dev/null
-	for j in $(seq "$n"); do
-		ip netns exec rcv timeout $((EVAL_SECS + 90)) iperf3 -s -1 -p $((5200 + j)) \
-			> /dev/null 2>&1 &
-	done
-	for j in $(seq "$n"); do wait_listen rcv $((5200 + j)); done
+	iperf_servers rcv $(seq 5201 $((5200 + n)))
 	acct_setup rcv $(for j in $(seq "$n"); do echo "10.0.$j.1"; done)
 	for j in $(seq "$n"); do bulk_flow "s$j" 10.9.0.1 $((5200 + j)); done
 	acct_wait_started rcv "$n"
@@ -51,7 +47,7 @@ rpc_run() {	# N BUFNAME BUFPKTS MODE
 		10.9.0.1 $RPC_PORT "$EVAL_SECS" > "$EVAL_TMP/rpc.busy" 2> /dev/null
 	busy=$(cpu_busy_pct)
 	counters=$(eqds_counters rcv by)
-	eval_stop_flows rcv by "${senders[@]}"
+	eval_stop_flows
 	eval_record scenario=rpc mode="$mode" n="$n" buffer="$name" buf_pkts="$pkts" \
 		rate_mbit="$EVAL_MBIT" secs="$EVAL_SECS" lat_idle_ms@jsonfile="$EVAL_TMP/rpc.idle" \
 		lat_busy_ms@jsonfile="$EVAL_TMP/rpc.busy" cpu_busy="$busy" eqds@json="$counters"

@@ -42,7 +42,7 @@ udp_run() {	# MODE BUFPKTS
 	busy=$(cpu_busy_pct)
 	d1=$(qdisc_drops_pkts sw swr)
 	counters=$(eqds_counters rcv s1 "s$n")
-	eval_stop_flows rcv "${senders[@]}"
+	eval_stop_flows
 	mbit=$(acct_mbit "$EVAL_TMP/acct0" "$EVAL_TMP/acct1" "${addrs[@]}")
 	eval_record scenario=udp mode="$mode" rate_mbit="$EVAL_MBIT" buf_pkts="$pkts" \
 		secs="$EVAL_SECS" flows_mbit@list="$mbit" kinds@json='["tcp","tcp","tcp","tcp","udp"]' \
