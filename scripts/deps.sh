@@ -31,6 +31,7 @@ pkgs=(
 	util-linux procps python3 dkms
 	dwarves			# pahole: the module's BTF (scripts/module-btf.sh)
 	python3-matplotlib	# the plots of `make eval`
+	gnuplot-nox		# the plots of `make sim-eval`
 )
 
 # A real host with loadable modules also gets headers for the running kernel.

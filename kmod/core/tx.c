@@ -135,6 +135,7 @@ void eqds_tx_ctrl(struct eqds_tx *tx, const struct eqds_pkt *pkt, u64 now_ns,
 		act->credit_gained = eqds_credit_pull(&tx->credit, c->pull_no,
 						      eqds_quantum_bytes(c->quantum));
 		tx->rts_ns = now_ns;
+		tx->rts_backoff = 0;
 	}
 }
 
@@ -161,6 +162,14 @@ static u32 eqds_tx_backoff(const struct eqds_tx *tx)
 	return (u32)eqds_min_u64(eqds_min_u64(rto, max), 0xffffffffu);
 }
 
+/* When queued data that waits for credit may ask for it again. */
+static u64 rts_due(const struct eqds_tx *tx)
+{
+	u64 due = tx->rts_ns + ((u64)tx->rto_ns << tx->rts_backoff);
+
+	return due > tx->busy_until_ns ? due : tx->busy_until_ns;
+}
+
 void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 		   struct eqds_tx_actions *act)
 {
@@ -173,11 +182,12 @@ void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 		tx->progress_ns = now_ns;
 		tx->rto_ns = eqds_tx_backoff(tx);
 	}
-	if (queued > tx->credit.credit &&
-	    eqds_time_since(now_ns, tx->rts_ns) >= tx->rto_ns) {
+	if (queued > tx->credit.credit && now_ns >= rts_due(tx)) {
 		tx->stats.rts_sent++;
 		act->send_rts = true;
 		tx->rts_ns = now_ns;
+		if (tx->rts_backoff < EQDS_RTS_MAX_BACKOFF)
+			tx->rts_backoff++;
 	}
 }
 
@@ -187,8 +197,7 @@ u64 eqds_tx_deadline(const struct eqds_tx *tx, u64 queued)
 
 	if (eqds_tx_inflight(tx))
 		d = tx->progress_ns + tx->rto_ns;
-	if (queued > tx->credit.credit &&
-	    (!d || tx->rts_ns + tx->rto_ns < d))
-		d = tx->rts_ns + tx->rto_ns;
+	if (queued > tx->credit.credit && (!d || rts_due(tx) < d))
+		d = rts_due(tx);
 	return d;
 }

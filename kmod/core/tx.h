@@ -49,6 +49,7 @@ struct eqds_tx {
 	u32	recent_prev;	/* bytes sent in the interval before */
 	u64	rts_ns;		/* last RTS or last credit arrival */
 	u64	busy_until_ns;	/* the receiver's link is busy until then */
+	u8	rts_backoff;	/* RTSs in a row with no credit since (shift) */
 	struct eqds_credit	credit;
 	struct eqds_tx_stats	stats;
 };
@@ -131,9 +132,17 @@ bool eqds_tx_nack_hole(const struct eqds_tx_actions *act, u32 seq);
 
 /*
  * Timer: retransmit the oldest unacknowledged packet after rto (doubling,
- * up to 64 * rto_min), ask for credit again if queued data has waited an
- * rto for any. queued: bytes waiting to be sent.
+ * up to 64 * rto_min), ask for credit again if queued data has waited for
+ * any. queued: bytes waiting to be sent.
+ *
+ * The receiver knows the demand already (every data packet and RTS
+ * carries it), so an RTS only helps when that was lost: the wait before
+ * one doubles with each RTS that brings no credit (up to 16 rtos), and is
+ * at least as long as the receiver said its link stays busy. Otherwise a
+ * receiver pulling for many senders in turn, each pull a few ms apart,
+ * draws a storm of RTSs that only cost it CPU.
  */
+#define EQDS_RTS_MAX_BACKOFF	4
 void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 		   struct eqds_tx_actions *act);
 

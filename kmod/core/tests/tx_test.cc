@@ -350,7 +350,7 @@ TEST_F(tx_fixture, OlderTimeIsNoTimeout)
 TEST_F(tx_fixture, RtsWhenQueuedDataWaitsForCredit)
 {
 	// rts_ns starts at init (1000): queued data with no credit asks again
-	// an rto later, and every rto after that while nothing comes.
+	// an rto later, then two rtos after that while nothing comes.
 	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 1000u + RTO);
 	eqds_tx_timer(&tx, 1000 + RTO - 1, PKT, &act);
 	EXPECT_FALSE(act.send_rts);
@@ -358,10 +358,10 @@ TEST_F(tx_fixture, RtsWhenQueuedDataWaitsForCredit)
 	EXPECT_TRUE(act.send_rts);
 	EXPECT_FALSE(act.retransmit);
 	EXPECT_EQ(tx.stats.rts_sent, 1u);
-	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 1000u + 2 * RTO);
+	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 1000u + 3 * RTO);
 	eqds_tx_timer(&tx, 1000 + 2 * RTO - 1, PKT, &act);
 	EXPECT_FALSE(act.send_rts);
-	// A pull resets the clock; covered data needs no RTS.
+	// A pull resets the clock and the backoff; covered data needs no RTS.
 	pull(1, 1000 + 2 * RTO - 1);
 	eqds_tx_timer(&tx, 1000 + 2 * RTO, PKT, &act);
 	EXPECT_FALSE(act.send_rts);
@@ -375,9 +375,39 @@ TEST_F(tx_fixture, RtsWhenQueuedDataWaitsForCredit)
 	eqds_tx_timer(&tx, 1000 + 3 * RTO - 1, Q + 1, &act);
 	EXPECT_TRUE(act.send_rts);
 	EXPECT_EQ(tx.stats.rts_sent, 2u);
-	// The earlier of the two timers is the deadline.
+	// The earlier of the two timers is the deadline: the retransmission
+	// timeout now, the next RTS having backed off to two rtos.
 	send(1, 1000 + 3 * RTO);
-	EXPECT_EQ(eqds_tx_deadline(&tx, 1 << 20), 1000u + 3 * RTO - 1 + RTO);
+	EXPECT_EQ(eqds_tx_deadline(&tx, 1 << 20), 1000u + 4 * RTO);
+}
+
+// With no credit coming, RTSs back off (1, 2, 4, 8, 16, 16 rtos apart), and
+// never come while the receiver says its link is busy.
+TEST_F(tx_fixture, RtsBacksOffAndWaitsOutTheBusyTime)
+{
+	u64 t = 1000, expect[] = { 1, 2, 4, 8, 16, 16 };
+
+	for (u64 k : expect) {
+		u64 due = t + k * RTO;
+
+		ASSERT_EQ(eqds_tx_deadline(&tx, PKT), due);
+		eqds_tx_timer(&tx, due - 1, PKT, &act);
+		ASSERT_FALSE(act.send_rts);
+		eqds_tx_timer(&tx, due, PKT, &act);
+		ASSERT_TRUE(act.send_rts);
+		t = due;
+	}
+	// A busy receiver (an ack saying 50 ms) pushes the next one out.
+	struct eqds_pkt p = ctrl(EPOCH, EQDS_F_ACK, isn);
+
+	p.ctrl.busy_us = 50000;
+	pull(1, t);			// credit: backoff and clock reset
+	recv(p, t);
+	EXPECT_EQ(eqds_tx_deadline(&tx, 1 << 20), t + 50000000);
+	eqds_tx_timer(&tx, t + RTO, 1 << 20, &act);
+	EXPECT_FALSE(act.send_rts);
+	eqds_tx_timer(&tx, t + 50000000, 1 << 20, &act);
+	EXPECT_TRUE(act.send_rts);
 }
 
 TEST_F(tx_fixture, PullTargetCoversTheQueue)
