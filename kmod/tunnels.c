@@ -321,8 +321,14 @@ static void reaper_work(struct work_struct *work)
 	rcu_read_lock();
 	ms = min(rcu_dereference(en->config)->idle_timeout_ms, READ_ONCE(eqds_half_open_ms));
 	rcu_read_unlock();
+	/*
+	 * A quarter of the shortest timeout, but at least once a second: the
+	 * timeouts may be lowered at any time (eqdsctl, sysfs) and must then
+	 * take effect within about a second, not a quarter of the old ones.
+	 */
+	ms = clamp(ms / 4, 25U, 1000U);
 	if (!READ_ONCE(en->exiting))
-		schedule_delayed_work(&en->reaper, msecs_to_jiffies(max(ms / 4, 25U)));
+		schedule_delayed_work(&en->reaper, msecs_to_jiffies(ms));
 }
 
 int eqds_tunnels_init(struct eqds_net *en)
