@@ -16,13 +16,41 @@ PY=python3
 RECORD=$EVAL_DIR/tools/record.py
 
 # eval_log MESSAGE: a progress line with the time since the run started.
-eval_log() { printf '[%5ds] %s\n' $(($(date +%s) - EVAL_T0)) "$*"; }
+eval_log() {
+	printf '[%5ds] %s\n' $(($(date +%s) - EVAL_T0)) "$*"
+	touch "$EVAL_TMP/heartbeat"
+}
+
+# eval_watchdog SECS: in the background, when no progress line came for
+# SECS, print what every process is doing (state, kernel wait channel), so
+# that a stuck run says where it is stuck. Ends with its parent.
+eval_watchdog() {
+	local me=$$
+	(
+		while kill -0 $me 2> /dev/null; do
+			sleep 10
+			[ -e "$EVAL_TMP/heartbeat" ] || continue
+			if [ $(($(date +%s) - $(stat -c %Y "$EVAL_TMP/heartbeat"))) -gt "$1" ]; then
+				echo "eval watchdog: no progress for $1 s; processes:"
+				ps -eo pid,ppid,stat,wchan:24,etime,args | grep -v ' \[' | cut -c1-160
+				touch "$EVAL_TMP/heartbeat"
+			fi
+		done
+	) &
+}
 
 # eval_step SCENARIO I TOTAL WHAT: "which scenario, how far".
 eval_step() { eval_log "$1 $2/$3: $4"; }
 
 # eval_record KEY=VALUE...: append one result record (see tools/record.py).
 eval_record() { $PY "$RECORD" "$@" >> "$EVAL_RESULTS"; }
+
+# ctl_bounded NS ARGS...: eqdsctl that cannot hang the run.
+ctl_bounded() {
+	local ns=$1
+	shift
+	timeout -k 2 10 ip netns exec "$ns" "$EQDSCTL" "$@"
+}
 
 # eval_mode native|eqds: clear every host's EQDS destinations, or set the
 # ones the topology recorded, with the hosts' pull rates.
@@ -31,9 +59,9 @@ eval_mode() {
 	for h in "${TOPO_HOSTS[@]}"; do
 		d=${TOPO_DESTS[$h]}
 		if [ "$1" = eqds ] && [ -n "$d" ]; then
-			ctl "$h" set dests "$d" pull-rate "${TOPO_PULL[$h]}" || return 1
+			ctl_bounded "$h" set dests "$d" pull-rate "${TOPO_PULL[$h]}" || return 1
 		else
-			ctl "$h" set dests none || return 1
+			ctl_bounded "$h" set dests none || return 1
 		fi
 	done
 	sleep 0.5	# let tunnels of the previous mode drain
@@ -46,7 +74,8 @@ eqds_counters() {
 	printf '{'
 	for h in "$@"; do
 		printf '%s"%s":{%s}' "$sep" "$h" \
-			"$(ctl "$h" -j show 2> /dev/null | sed -n 's/.*"stats":{\([^}]*\)}.*/\1/p')"
+			"$(timeout -k 2 10 ip netns exec "$h" "$EQDSCTL" -j show 2> /dev/null |
+				sed -n 's/.*"stats":{\([^}]*\)}.*/\1/p')"
 		sep=,
 	done
 	printf '}'
@@ -67,13 +96,14 @@ cpu_busy_pct() {
 # eval_stop_flows ends. Tracking their pids is much cheaper under emulation
 # than asking every namespace for its processes.
 EVAL_PIDS=()
+EVAL_BG=()
 
 # iperf_servers NS PORT...: one-shot iperf3 servers, waited for.
 iperf_servers() {
 	local ns=$1 p
 	shift
 	for p in "$@"; do
-		ip netns exec "$ns" timeout $((EVAL_SECS + 90)) iperf3 -s -1 -p "$p" > /dev/null 2>&1 &
+		ip netns exec "$ns" timeout -k 5 $((EVAL_SECS + 90)) iperf3 -s -1 -p "$p" > /dev/null 2>&1 &
 		EVAL_PIDS+=($!)
 	done
 	wait_listeners "$ns" $#
@@ -93,7 +123,15 @@ wait_listeners() {
 
 # ping_bg NS ADDR SECS OUT: pings every 50 ms for SECS in the background.
 ping_bg() {
-	ip netns exec "$1" timeout $(($3 + 5)) ping -i 0.05 -w "$3" -W 1 "$2" > "$4" 2>&1 &
+	ip netns exec "$1" timeout -k 2 $(($3 + 5)) ping -i 0.05 -w "$3" -W 1 "$2" > "$4" 2>&1 &
+	EVAL_BG+=($!)
+}
+
+# eval_wait_bg: wait for the bounded background jobs (pings, samplers), by
+# pid: a bare `wait` would also wait for anything else still running.
+eval_wait_bg() {
+	[ ${#EVAL_BG[@]} -gt 0 ] && wait "${EVAL_BG[@]}" 2> /dev/null
+	EVAL_BG=()
 }
 
 # qdisc_drops_pkts NS IF: "drops packets" of IF's tbf.
@@ -109,6 +147,7 @@ queue_sampler() {
 			sleep 0.2
 		done
 	) > "$4" 2> /dev/null &
+	EVAL_BG+=($!)
 }
 
 # tcp_counters NS: "RETRANSMITTED_SEGMENTS REORDERING_EVENTS" of the
@@ -185,7 +224,7 @@ acct_wait_started() {
 bulk_flow() {
 	local ns=$1 addr=$2 port=$3
 	shift 3
-	ip netns exec "$ns" timeout $((EVAL_SECS + 90)) iperf3 -c "$addr" -p "$port" \
+	ip netns exec "$ns" timeout -k 5 $((EVAL_SECS + 90)) iperf3 -c "$addr" -p "$port" \
 		-t $((EVAL_SECS + 80)) "$@" > /dev/null 2>&1 &
 	EVAL_PIDS+=($!)
 }
@@ -193,9 +232,19 @@ bulk_flow() {
 # eval_stop_flows: end the servers and flows the helpers started, and wait
 # for every background job (pings and samplers end on their own).
 eval_stop_flows() {
-	[ ${#EVAL_PIDS[@]} -gt 0 ] && kill "${EVAL_PIDS[@]}" 2> /dev/null
-	wait 2> /dev/null
+	local p
+	if [ ${#EVAL_PIDS[@]} -gt 0 ]; then
+		kill "${EVAL_PIDS[@]}" 2> /dev/null
+		sleep 1
+		# What ignored SIGTERM: `timeout` leads a process group with its
+		# command in it, so the whole group goes.
+		for p in "${EVAL_PIDS[@]}"; do
+			kill -0 "$p" 2> /dev/null && kill -KILL -- "-$p" 2> /dev/null
+		done
+		wait "${EVAL_PIDS[@]}" 2> /dev/null
+	fi
 	EVAL_PIDS=()
+	eval_wait_bg
 }
 
 

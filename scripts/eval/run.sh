@@ -61,6 +61,7 @@ modprobe -a tcp_bbr tcp_dctcp tcp_vegas tcp_westwood 2> /dev/null
 modprobe -a $(modinfo -F depends "$EQDS_KO" | tr , ' ') 2> /dev/null
 eqds_load || { echo "eval: cannot load $EQDS_KO"; exit 1; }
 
+eval_watchdog 150
 eval_log "eval ($EVAL_MODE): kernel $(uname -r), $(nproc) CPUs, ${EVAL_SECS}s windows," \
 	"scenarios: $EVAL_SCENARIOS"
 eval_record scenario=meta mode="$EVAL_MODE" kernel="$(uname -r)" cpus="$(nproc)" \

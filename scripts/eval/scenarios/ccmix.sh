@@ -40,7 +40,7 @@ ccmix_run() {	# CC MODE
 	local cc=$1 mode=$2 busy mbit counters j
 	eval_mode "$mode" || return 1
 	for j in 1 2; do ping_bg s$j 10.9.0.1 2 "$EVAL_TMP/ping.idle.$j"; done
-	wait
+	eval_wait_bg
 	acct_setup rcv 10.0.1.1 10.0.2.1
 	iperf_servers rcv 5201 5202
 	bulk_flow s1 10.9.0.1 5201 -C cubic

@@ -40,7 +40,7 @@ incast_run() {
 	local n=$1 name=$2 pkts=$3 mode=$4 j addrs=() d0 d1 mbit busy counters
 	for j in $(seq "$n"); do addrs+=("10.0.$j.1"); done
 	ping_bg by 10.9.0.1 2 "$EVAL_TMP/ping.idle"
-	wait
+	eval_wait_bg
 	acct_setup rcv "${addrs[@]}"
 	iperf_servers rcv $(seq 5201 $((5200 + n)))
 	d0=$(qdisc_drops_pkts sw swr)
