@@ -53,6 +53,32 @@ else
 	count 0 1
 fi
 
+stage "sanitizers: the core and eqdsctl under ASan and UBSan"
+# Bad input must never crash eqdsctl or the core: their tests (garbage
+# replies, random command lines, damaged nests, every packet the fuzzers'
+# corpora hold) again, built with -fsanitize=address,undefined.
+san=${build}-sanitize
+if { [ -f "$san/CMakeCache.txt" ] ||
+     cmake -S . -B "$san" -DCMAKE_BUILD_TYPE=Debug -DEQDS_SANITIZE=ON > "$log/sanitize-cmake.log"; } &&
+   cmake --build "$san" -j"$jobs" --target core_tests eqdsctl eqdsctl_tests \
+	fuzz_decode_replay fuzz_credit_replay fuzz_rx_replay > "$log/sanitize-build.log" 2>&1; then
+	ctest --test-dir "$san" -LE eqdssim -E "_NOT_BUILT$" --output-on-failure -j"$jobs" > "$log/sanitize.log" 2>&1
+	tail -2 "$log/sanitize.log"
+	if sum=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log/sanitize.log"); then
+		nfail=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<< "$sum")
+		ntot=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$sum")
+		count $((ntot - nfail)) "$nfail"
+		[ "$nfail" = 0 ] || grep -E '\*\*\*Failed|FAILED|ERROR: AddressSanitizer|runtime error' "$log/sanitize.log" | head -20
+	else
+		tail -20 "$log/sanitize.log"
+		count 0 1
+	fi
+else
+	tail -40 "$log/sanitize-build.log"
+	echo "sanitizers: build FAILED"
+	count 0 1
+fi
+
 stage "fuzzers (${FUZZ_SECONDS:-20}s each)"
 if out=$(scripts/fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1); then :; fi
 echo "$out" | grep -E '^fuzz:'
