@@ -30,7 +30,7 @@ eval_watchdog() {
 		while kill -0 $me 2> /dev/null; do
 			sleep 10
 			[ -e "$EVAL_TMP/heartbeat" ] || continue
-			if [ $(($(date +%s) - $(stat -c %Y "$EVAL_TMP/heartbeat"))) -gt "$1" ]; then
+			if [ $(($(date +%s) - $(date -r "$EVAL_TMP/heartbeat" +%s))) -gt "$1" ]; then
 				echo "eval watchdog: no progress for $1 s; processes:"
 				ps -eo pid,ppid,stat,wchan:24,etime,args | grep -v ' \[' | cut -c1-160
 				touch "$EVAL_TMP/heartbeat"

@@ -23,6 +23,8 @@ try:
 except ImportError:  # no matplotlib: the report without plots
     plots = None
 
+CPU_BOUND = 95  # VM CPU busy % from which a run is flagged as emulator-bound
+
 TITLES = {
     "incast": "1. Incast N:1",
     "udp": "2. Unresponsive UDP against 4 TCP flows",
@@ -101,6 +103,10 @@ def section(name, recs, figs, meta):
     if cpu:
         lines += ["VM CPU busy during the measurement: %d%% to %d%% (near 100%% would mean the emulator "
                   "set the pace)." % (min(cpu), max(cpu)), ""]
+        bound = [r for r in recs if r["scenario"] == name and r.get("m") and (r["m"].get("cpu") or 0) >= CPU_BOUND]
+        if bound:
+            lines += ["**Emulator-bound:** %d of %d runs had the VM's CPUs %d%% or more busy; their "
+                      "throughput is the emulator's, not the network's." % (len(bound), len(cpu), CPU_BOUND), ""]
     return lines
 
 
