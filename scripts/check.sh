@@ -61,7 +61,7 @@ san=${build}-sanitize
 if { [ -f "$san/CMakeCache.txt" ] ||
      cmake -S . -B "$san" -DCMAKE_BUILD_TYPE=Debug -DEQDS_SANITIZE=ON > "$log/sanitize-cmake.log"; } &&
    cmake --build "$san" -j"$jobs" --target core_tests eqdsctl eqdsctl_tests \
-	fuzz_decode_replay fuzz_credit_replay fuzz_rx_replay > "$log/sanitize-build.log" 2>&1; then
+	$(cd kmod/core/fuzz && ls fuzz_*.cc | sed 's/\.cc$/_replay/') > "$log/sanitize-build.log" 2>&1; then
 	ctest --test-dir "$san" -LE eqdssim -E "_NOT_BUILT$" --output-on-failure -j"$jobs" > "$log/sanitize.log" 2>&1
 	tail -2 "$log/sanitize.log"
 	if sum=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log/sanitize.log"); then
