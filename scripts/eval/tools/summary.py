@@ -21,12 +21,14 @@ def rows(recs):
         nm, em = (m[k]["m"] if k in m else {} for k in ("native", "eqds"))
         case = "N=%d, %s buffer" % (n, buf)
         out.append(("incast", case, "Jain's index", f(nm.get("jain"), 3), f(em.get("jain"), 3)))
+        out.append(("incast", case, "total goodput Mbit/s", f(nm.get("total_mbit")), f(em.get("total_mbit"))))
         out.append(("incast", case, "bottleneck drops %", f(nm.get("drop_pct"), 2), f(em.get("drop_pct"), 2)))
         out.append(("incast", case, "ping median idle / busy ms",
                     "%s / %s" % (f(nm.get("ping_idle_med"), 2), f(nm.get("ping_busy_med"), 2)),
                     "%s / %s" % (f(em.get("ping_idle_med"), 2), f(em.get("ping_busy_med"), 2))))
     for _, m in metrics.pairs(recs, "udp", lambda r: 0).items():
         nm, em = (m[k]["m"] if k in m else {} for k in ("native", "eqds"))
+        out.append(("udp", "4 TCP + 1 UDP", "total goodput Mbit/s", f(nm.get("total_mbit")), f(em.get("total_mbit"))))
         out.append(("udp", "4 TCP + 1 UDP", "UDP share of the link %",
                     f(100 * nm["udp_share"], 0) if nm else "-", f(100 * em["udp_share"], 0) if em else "-"))
     for cc, m in sorted(metrics.pairs(recs, "ccmix", lambda r: r["cc"]).items()):
