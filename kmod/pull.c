@@ -103,6 +103,10 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 		eqds_sched_granted(&en->sched, node, q, want - q);
 		n++;
 	}
+	/*
+	 * Once per run, not per data packet (a division under the shared
+	 * lock): new demand kicks the pacer, so this is at most one run old.
+	 */
 	WRITE_ONCE(en->busy_us, eqds_sched_busy_us(&en->sched));
 	if (en->sched.active && !READ_ONCE(en->exiting)) {
 		u64 next = max_t(u64, eqds_sched_next_ns(&en->sched, now), EQDS_PACER_MIN_NS);

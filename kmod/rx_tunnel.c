@@ -258,7 +258,6 @@ static void demand(struct eqds_rxt *t, u16 pull_target)
 	eqds_pullgen_demand(&t->rx.pulls, pull_target);
 	want = eqds_pullgen_outstanding(&t->rx.pulls);
 	eqds_sched_set_backlog(&en->sched, &t->rx.asl, want);
-	WRITE_ONCE(en->busy_us, eqds_sched_busy_us(&en->sched));
 	if (want) {
 		eqds_sched_activate(&en->sched, &t->rx.asl);
 		eqds_pacer_kick(en);

@@ -18,6 +18,21 @@ count() {	# passed failed
 	passed=$((passed + $1))
 	failed=$((failed + $2))
 }
+# count_ctest LOG: count a ctest run by its summary line; show what failed.
+count_ctest() {
+	local sum nfail ntot
+	tail -3 "$1"
+	if sum=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$1"); then
+		nfail=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<< "$sum")
+		ntot=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$sum")
+		count $((ntot - nfail)) "$nfail"
+		[ "$nfail" = 0 ] ||
+			grep -E '\*\*\*Failed|FAILED|ERROR: AddressSanitizer|runtime error' "$1" | head -20
+	else
+		tail -20 "$1"
+		count 0 1
+	fi
+}
 
 stage "build: module for the test kernel and the userspace tools"
 kver=$(scripts/test-kernel.sh) || exit 1
@@ -42,16 +57,7 @@ fi
 
 stage "unit tests (ctest)"
 ctest --test-dir "$build" --output-on-failure -j"$jobs" > "$log/ctest.log" 2>&1
-tail -3 "$log/ctest.log"
-if sum=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log/ctest.log"); then
-	nfail=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<< "$sum")
-	ntot=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$sum")
-	count $((ntot - nfail)) "$nfail"
-	[ "$nfail" = 0 ] || grep -E '\*\*\*Failed|FAILED' "$log/ctest.log" | head -20
-else
-	cat "$log/ctest.log" | tail -20
-	count 0 1
-fi
+count_ctest "$log/ctest.log"
 
 stage "sanitizers: the core and eqdsctl under ASan and UBSan"
 # Bad input must never crash eqdsctl or the core: their tests (garbage
@@ -63,16 +69,7 @@ if { [ -f "$san/CMakeCache.txt" ] ||
    cmake --build "$san" -j"$jobs" --target core_tests eqdsctl eqdsctl_tests \
 	$(cd kmod/core/fuzz && ls fuzz_*.cc | sed 's/\.cc$/_replay/') > "$log/sanitize-build.log" 2>&1; then
 	ctest --test-dir "$san" -LE eqdssim -E "_NOT_BUILT$" --output-on-failure -j"$jobs" > "$log/sanitize.log" 2>&1
-	tail -2 "$log/sanitize.log"
-	if sum=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log/sanitize.log"); then
-		nfail=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<< "$sum")
-		ntot=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$sum")
-		count $((ntot - nfail)) "$nfail"
-		[ "$nfail" = 0 ] || grep -E '\*\*\*Failed|FAILED|ERROR: AddressSanitizer|runtime error' "$log/sanitize.log" | head -20
-	else
-		tail -20 "$log/sanitize.log"
-		count 0 1
-	fi
+	count_ctest "$log/sanitize.log"
 else
 	tail -40 "$log/sanitize-build.log"
 	echo "sanitizers: build FAILED"
