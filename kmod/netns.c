@@ -112,6 +112,8 @@ int eqds_net_set_config(struct eqds_net *en, struct eqds_config *cfg,
 		}
 	}
 	rcu_assign_pointer(en->config, cfg);
+	if (cfg->idle_timeout_ms < old->idle_timeout_ms)
+		eqds_tunnels_timeout_changed(en);
 	kfree_rcu(old, rcu);
 	eqds_pull_config_changed(en);
 	return 0;

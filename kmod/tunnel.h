@@ -158,6 +158,7 @@ struct eqds_rxt {
 
 int eqds_tunnels_init(struct eqds_net *en);
 void eqds_tunnels_destroy(struct eqds_net *en);
+void eqds_tunnels_timeout_changed(struct eqds_net *en);
 void eqds_tunnels_reap(struct eqds_net *en, bool all);
 
 /* Sending side (tx_tunnel.c). */

@@ -331,6 +331,17 @@ static void reaper_work(struct work_struct *work)
 		schedule_delayed_work(&en->reaper, msecs_to_jiffies(ms));
 }
 
+/*
+ * A lowered idle timeout takes effect now rather than at the reaper's next
+ * run, which the old timeout may have put up to a second away. Process
+ * context, under en->lock (the configuration is being replaced).
+ */
+void eqds_tunnels_timeout_changed(struct eqds_net *en)
+{
+	if (!READ_ONCE(en->exiting))
+		mod_delayed_work(system_wq, &en->reaper, 0);
+}
+
 int eqds_tunnels_init(struct eqds_net *en)
 {
 	int err;

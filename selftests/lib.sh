@@ -170,6 +170,34 @@ xfer() {
 	fi
 }
 
+# xfer_bg ARGS-OF-XFER: xfer in the background, while the test does something
+# else; xfer_wait waits for it, prints its diagnostics and reports its result
+# here (a background shell's results would be numbered apart). One at a time.
+xfer_bg() {
+	_xfer_log=/tmp/xfer-bg.$$
+	xfer "$@" > "$_xfer_log" 2>&1 3> "$_xfer_log.res" &
+	_xfer_pid=$!
+}
+
+xfer_wait() {
+	wait "$_xfer_pid"
+	cat "$_xfer_log"
+	results_from "$_xfer_log.res"
+	rm -f "$_xfer_log" "$_xfer_log.res"
+}
+
+# results_from FILE: report here the results a background shell wrote to FILE
+# (its fd 3), renumbered in this shell's sequence.
+results_from() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"not ok "*) line=${line#not ok }; _result "not ok" "${line#* }" ;;
+		"ok "*) line=${line#ok }; _result "ok" "${line#* }" ;;
+		esac
+	done < "$1"
+}
+
 # iperf NS_SERVER ADDR NS_CLIENT SECONDS [iperf3 args]: prints Mbit/s received.
 iperf() {
 	local sns=$1 addr=$2 cns=$3 secs=$4 port=$((5201 + RANDOM % 1000))

@@ -43,6 +43,11 @@ for t in "${tests[@]}"; do
 	echo "    KTAP version 1"
 	echo "    1..$(wc -l < "$res")"
 	sed 's/^/    /' "$res"
+	# A result reported from a background shell repeats a number.
+	if ! awk '{ if (($1 == "not" ? $3 : $2) != NR) exit 1 }' "$res"; then
+		echo "# $name: results misnumbered (reported from a background shell?)"
+		failed=$((failed + 1))
+	fi
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "# $name: timed out after ${timeout_s}s"
 		failed=$((failed + 1))

@@ -64,7 +64,7 @@ rm -f $stop
 # Transfers one after another until the barrage is over: python under
 # emulation sends slowly, and its pace varies.
 (n=0; until [ -e $stop ]; do n=$((n + 1)); xfer "transfer $n during the barrage" h2 10.0.1.2 \
-	h1 $((MB << 20)); done) &
+	h1 $((MB << 20)); done) > $stop.log 3> $stop.res &
 xpid=$!
 for i in $(seq 100); do
 	[ "$(stat h2 rx_packets)" -gt 1000 ] 2> /dev/null && break
@@ -80,7 +80,9 @@ sleep 1
 a2=$(counters h2) a1=$(counters h1)
 touch $stop
 wait $xpid
-rm -f $stop
+cat $stop.log
+results_from $stop.res
+rm -f $stop $stop.log $stop.res
 sent=$(json_get "$exp" "j['sent']")
 [ "$sent" -ge "$COUNT" ] && ok "m sent $sent hostile packets" || fail "m sent $sent packets"
 expect_eq "h2's link lost none of them" "$drops0" "$(if_stat h2 e2 rx_dropped)"
@@ -161,13 +163,11 @@ pulled() {
 	local desc=$1 t0 secs mbit
 	shift
 	t0=$(date +%s.%N)
-	xfer "$desc" h2 10.0.1.2 h1 $((PMB << 20)) > "$out.x" &
-	local x=$!
+	xfer_bg "$desc" h2 10.0.1.2 h1 $((PMB << 20))
 	sleep 0.3
 	"$@" > "$out.a"
-	wait $x
+	xfer_wait
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')
-	cat "$out.x"
 	mbit=$(awk -v s="$secs" -v m="$PMB" 'BEGIN{printf "%d", m * 8 * 1.048576 / s}')
 	echo "$desc: $PMB MiB in ${secs}s: $mbit Mbit/s; attack: $(cat "$out.a")"
 	[ "$mbit" -le $((RATE * 115 / 100)) ] &&
@@ -222,8 +222,22 @@ paced() {
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')
 	awk -v s="$secs" -v m="$SMB" 'BEGIN{printf "%d\n", m * 8 * 1.048576 / s}' > "$out.rate"
 }
-paced "h1 -> h2 at the pull rate, no attack"
+# The baseline runs beside the same flood sent to a port nobody listens on:
+# under emulation the attacker's CPU alone slows the transfer, and only what
+# EQDS does with the SYNs is under test. (Dropped before UDP: no ICMP errors.)
+ip netns exec h2 nft add table inet decoy
+ip netns exec h2 nft add chain inet decoy in "{ type filter hook input priority 0; }"
+ip netns exec h2 nft add rule inet decoy in udp dport 6667 drop
+rm -f "$out.stop"
+ip netns exec m $HOSTILE syns --dst 10.0.1.2 --src 10.0.1.1 --count 1000000 --pps "$SPPS" \
+	--port 6667 --stop-file "$out.stop" > /dev/null &
+apid=$!
+sleep 0.5
+paced "h1 -> h2 at the pull rate, the flood to another port"
 base=$(cat "$out.rate")
+touch "$out.stop"
+wait $apid
+ip netns exec h2 nft delete table inet decoy
 c1=$(counters h1) c2=$(counters h2)
 rm -f "$out.stop"
 ip netns exec m $HOSTILE syns --dst 10.0.1.2 --src 10.0.1.1 --count 1000000 --pps "$SPPS" \
@@ -237,7 +251,8 @@ wait $apid
 sleep 0.5
 d1=$(counters h1) d2=$(counters h2)
 n=$(json_get "$(cat "$out.a")" "j['sent']")
-echo "forged SYNs: $(cat "$out.a"); h1 -> h2: $base Mbit/s alone, $attacked Mbit/s attacked"
+echo "forged SYNs: $(cat "$out.a"); h1 -> h2: $base Mbit/s beside the decoy flood," \
+	"$attacked Mbit/s attacked"
 echo "h2: drop_epoch +$(delta "$c2" "$d2" drop_epoch)" \
 	"challenges_sent +$(delta "$c2" "$d2" challenges_sent)" \
 	"fins_rcvd +$(delta "$c2" "$d2" fins_rcvd); h1: restarts +$(delta "$c1" "$d1" restarts)" \
@@ -254,6 +269,6 @@ expect_eq "h1 took every challenge as an ack (none stale)" 0 "$(delta "$c1" "$d1
 expect_eq "h1 disowned nothing" 0 "$(delta "$c1" "$d1" fins_sent)"
 [ "$attacked" -ge $((base * 85 / 100)) ] &&
 	ok "h1 kept its pace under attack ($attacked of $base Mbit/s)" ||
-	fail "h1 kept its pace under attack" "$attacked Mbit/s against $base without the attack"
+	fail "h1 kept its pace under attack" "$attacked Mbit/s against $base with the decoy flood"
 rm -f "$out".*
 check "h2 pulls at the link rate again" ctl h2 set pull-rate auto
