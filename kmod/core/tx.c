@@ -50,9 +50,11 @@ void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock)
 bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 		  u64 now_ns, u32 *seq)
 {
+	u32 cost = eqds_tx_cost(tx, bytes, nsegs);
+
 	if (!retransmit && eqds_tx_inflight(tx) + nsegs > EQDS_TX_SLOTS)
 		return false;
-	if (!eqds_credit_take(&tx->credit, bytes))
+	if (!eqds_credit_take(&tx->credit, cost))
 		return false;
 	if (retransmit)
 		return true;
@@ -67,7 +69,7 @@ bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 		tx->recent_cur = 0;
 		tx->recent_ns = now_ns;
 	}
-	tx->recent_cur += bytes;
+	tx->recent_cur += cost;
 	return true;
 }
 
@@ -80,6 +82,8 @@ u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns)
 {
 	u64 age = eqds_time_since(now_ns, tx->recent_ns);
 
+	if (queued && tx->credit.quantum)
+		queued += (queued / tx->credit.quantum + 1) * EQDS_FRAME_BYTES;
 	if (age < EQDS_TX_RECENT_NS)
 		queued += (u64)tx->recent_cur + tx->recent_prev;
 	else if (age < 2 * EQDS_TX_RECENT_NS)

@@ -92,12 +92,25 @@ void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock);
 u32 eqds_tx_next_epoch(u32 prev, u32 clock);
 
 /*
- * May a packet of bytes/nsegs be sent now? Takes the credit and numbers it
- * (returns true and its first seq) or changes nothing. Retransmissions
- * pass retransmit=true: they spend credit but keep their number.
+ * May a packet of bytes (outer IP bytes, all segments) covering nsegs seqs
+ * be sent now? Takes its credit, eqds_tx_cost(), and numbers it (returns
+ * true and its first seq) or changes nothing. Retransmissions pass
+ * retransmit=true: they spend credit but keep their number.
  */
 bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 		  u64 now_ns, u32 *seq);
+/*
+ * The credit such a packet takes: its bytes and EQDS_FRAME_BYTES per
+ * segment, but never more than the window, which is all a sender can ever
+ * hold (a one-packet window still sends MTU-sized packets).
+ */
+static inline u32 eqds_tx_cost(const struct eqds_tx *tx, u32 bytes, u32 nsegs)
+{
+	u64 cost = (u64)bytes + (u64)nsegs * EQDS_FRAME_BYTES;
+
+	return tx->credit.window && cost > tx->credit.window ?
+	       tx->credit.window : (u32)cost;
+}
 
 /* Flags for a data packet now: SYN until confirmed. */
 u8 eqds_tx_data_flags(const struct eqds_tx *tx);
@@ -114,7 +127,11 @@ u8 eqds_tx_data_flags(const struct eqds_tx *tx);
 
 /*
  * The pull target for a data packet: quanta wanted beyond the credit held
- * for queued bytes (new + retransmit) plus recent sending, capped at a window.
+ * for queued bytes (new + retransmit, outer IP bytes as passed to
+ * eqds_tx_send) plus recent sending, capped at a window. The queue's
+ * framing is not known packet by packet: it is counted as one frame per
+ * quantum of queued bytes and one more, exact for up to 42 MTU-sized
+ * packets; a longer queue asks for more than a window anyway.
  */
 u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns);
 

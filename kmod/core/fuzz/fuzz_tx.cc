@@ -9,7 +9,8 @@
 // restarts, with time moving forward by arbitrary steps. After every step:
 //  - snd_una <= snd_nxt, at most EQDS_TX_SLOTS seqs in flight, and new
 //    packets are numbered consecutively from snd_nxt;
-//  - credit never exceeds the window, and a send spends exactly its bytes;
+//  - credit never exceeds the window, and a send spends exactly its cost
+//    (eqds_tx_cost: bytes and framing per segment, at most a window);
 //  - a control packet the checks refuse changes nothing; an accepted ack
 //    never passes snd_nxt; a retransmission asked for is in flight, and the
 //    further holes of a NACK lie in the 64 seqs after it;
@@ -146,7 +147,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			bool rtx = op & 8;
 
 			if (eqds_tx_send(&tx, bytes, nsegs, rtx, now, &seq)) {
-				FUZZ_CHECK(tx.credit.credit == credit - bytes);
+				FUZZ_CHECK(tx.credit.credit == credit -
+					   eqds_tx_cost(&tx, bytes, nsegs));
 				if (!rtx) {
 					FUZZ_CHECK(seq == nxt);
 					FUZZ_CHECK(tx.snd_nxt == nxt + nsegs);

@@ -256,7 +256,7 @@ struct sim {
 			if (!eqds_tx_send(&x.tx, sl.nsegs * MTU, sl.nsegs, true,
 					  now, &seq))
 				return;		// retransmissions go first
-			x.charged += sl.nsegs * MTU;
+			x.charged += eqds_tx_cost(&x.tx, sl.nsegs * MTU, sl.nsegs);
 			x.pop_rtx();
 			send_data(x, s, sl.nsegs, sl.app, 0);
 		}
@@ -265,7 +265,7 @@ struct sim {
 
 			if (!eqds_tx_send(&x.tx, n * MTU, n, false, now, &seq))
 				break;
-			x.charged += n * MTU;
+			x.charged += eqds_tx_cost(&x.tx, n * MTU, n);
 			x.newq.pop_front();
 			x.qbytes -= n * MTU;
 			sender::sent_slot &sl = x.ring[eqds_tx_slot(seq)];

@@ -18,6 +18,8 @@ constexpr u32 Q = 4096;
 constexpr u32 WIN = 32 * Q;
 constexpr u32 RTO = 200000;	// ns
 constexpr u32 PKT = 1500;
+constexpr u32 F = EQDS_FRAME_BYTES;	// framing, charged per segment
+constexpr u32 COST = PKT + F;		// credit one PKT-byte packet takes
 constexpr u32 EPOCH = 0x5eed;
 
 // A control packet from the receiver, through the codec.
@@ -102,8 +104,8 @@ TEST_F(tx_fixture, BurstModeStartsWithAWindow)
 
 	while (eqds_tx_send(&tx, PKT, 1, false, 0, &seq))
 		EXPECT_EQ(seq, isn + n++);
-	EXPECT_EQ(n, WIN / PKT);
-	EXPECT_EQ(tx.credit.credit, WIN % PKT);
+	EXPECT_EQ(n, WIN / COST);
+	EXPECT_EQ(tx.credit.credit, WIN % COST);
 }
 
 TEST_F(tx_fixture, NumberingAndCreditGating)
@@ -118,20 +120,20 @@ TEST_F(tx_fixture, NumberingAndCreditGating)
 	EXPECT_EQ(act.credit_gained, Q);
 	EXPECT_EQ(tx.credit.credit, Q);
 	EXPECT_EQ(send(1), isn);
-	EXPECT_EQ(send(3), isn + 1);	// GSO: three seqs
+	EXPECT_EQ(send(3), isn + 1);	// GSO: three seqs, three frames
 	EXPECT_EQ(tx.snd_nxt, isn + 4);
-	EXPECT_EQ(tx.credit.credit, Q - 2 * PKT);
+	EXPECT_EQ(tx.credit.credit, Q - 2 * PKT - 4 * F);
 	// Not enough for a third.
 	EXPECT_FALSE(eqds_tx_send(&tx, PKT, 1, false, 2000, &seq));
 	EXPECT_EQ(tx.snd_nxt, isn + 4);
-	EXPECT_EQ(tx.credit.credit, Q - 2 * PKT);
+	EXPECT_EQ(tx.credit.credit, Q - 2 * PKT - 4 * F);
 	// A retransmission spends credit but keeps its number.
 	pull(1, 3000);
 	seq = 0x1234;
 	EXPECT_TRUE(eqds_tx_send(&tx, PKT, 1, true, 3000, &seq));
 	EXPECT_EQ(seq, 0x1234u);
 	EXPECT_EQ(tx.snd_nxt, isn + 4);
-	EXPECT_EQ(tx.credit.credit, 2 * Q - 3 * PKT);
+	EXPECT_EQ(tx.credit.credit, 2 * Q - 3 * PKT - 5 * F);
 	EXPECT_EQ(eqds_tx_inflight(&tx), 4u);
 }
 
@@ -417,8 +419,36 @@ TEST_F(tx_fixture, PullTargetCoversTheQueue)
 	EXPECT_EQ(eqds_tx_pull_target(&tx, 10 * Q + 1, 2000), 11);
 	EXPECT_EQ(eqds_tx_pull_target(&tx, 1ull << 40, 2000), WIN / Q);
 	pull(2, 2000);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 2 * Q, 2000), 0);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 3 * Q, 2000), 1);
+	// The queue's framing: a frame per quantum of bytes, and one more.
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 2 * Q - 2 * F, 2000), 0);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 2 * Q - 2 * F + 1, 2000), 1);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 3 * Q - 4 * F, 2000), 1);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 3 * Q, 2000), 2);
+}
+
+// Credit is link time: a packet costs its bytes and a frame per segment,
+// and never more than the window, or a one-packet window could not send
+// an MTU-sized packet.
+TEST_F(tx_fixture, CostCountsFramingPerSegment)
+{
+	u32 seq;
+
+	EXPECT_EQ(eqds_tx_cost(&tx, PKT, 1), PKT + F);
+	EXPECT_EQ(eqds_tx_cost(&tx, 3 * PKT, 3), 3 * (PKT + F));
+	EXPECT_EQ(eqds_tx_cost(&tx, 2 * WIN, 1), WIN);
+	// Enough for the bytes is not enough.
+	pull(1, 2000);
+	ASSERT_TRUE(eqds_tx_send(&tx, Q - F, 1, false, 2000, &seq));
+	EXPECT_EQ(tx.credit.credit, 0u);
+	pull(1, 2000);
+	EXPECT_FALSE(eqds_tx_send(&tx, Q - F + 1, 1, false, 2000, &seq));
+	EXPECT_FALSE(eqds_tx_send(&tx, Q - 2 * F + 1, 2, false, 2000, &seq));
+	EXPECT_EQ(tx.credit.credit, Q);
+	// A one-quantum window: an MTU-sized packet costs the whole window.
+	eqds_tx_init(&tx, EPOCH, Q, Q, true, RTO, 0);
+	EXPECT_EQ(eqds_tx_cost(&tx, Q, 1), Q);
+	EXPECT_TRUE(eqds_tx_send(&tx, Q, 1, false, 0, &seq));
+	EXPECT_EQ(tx.credit.credit, 0u);
 }
 
 // The target also asks for what was sent in the last one or two
@@ -432,27 +462,28 @@ TEST_F(tx_fixture, PullTargetCountsRecentSending)
 	pull(8, t);
 	for (int i = 0; i < 20; i++)
 		ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t, &seq));
-	EXPECT_EQ(tx.credit.credit, 8 * Q - 20 * PKT);
-	// Nothing queued, 30000 bytes sent just now: 27232 more wanted.
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 1), 7);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, Q, t + 1), 8);
+	EXPECT_EQ(tx.credit.credit, 8 * Q - 20 * COST);
+	// Nothing queued, 30760 bytes of credit spent just now: 28752 more
+	// wanted (the recent sending is counted as charged, framing and all).
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 1), 8);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, Q, t + 1), 9);
 	// The interval after still counts it, the one after that not.
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + R), 7);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 2 * R - 1), 7);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + R), 8);
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 2 * R - 1), 8);
 	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 2 * R), 0);
 	// Sending in the next interval: both intervals count.
 	pull(8, t + R);
 	ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t + R, &seq));
-	EXPECT_EQ(tx.recent_prev, 20 * PKT);
-	EXPECT_EQ(tx.recent_cur, PKT);
+	EXPECT_EQ(tx.recent_prev, 20 * COST);
+	EXPECT_EQ(tx.recent_cur, COST);
 	u32 held = tx.credit.credit;
-	u32 want = 21 * PKT - held;
+	u32 want = 21 * COST - held;
 
 	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + R + 1), (want + Q - 1) / Q);
 	// A gap of two intervals forgets the older one.
 	ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t + 4 * R, &seq));
 	EXPECT_EQ(tx.recent_prev, 0u);
-	EXPECT_EQ(tx.recent_cur, PKT);
+	EXPECT_EQ(tx.recent_cur, COST);
 	// A time read before the interval began (another CPU's) is no reason
 	// to forget it.
 	u64 q = tx.credit.credit + 2 * Q - 100;

@@ -99,7 +99,7 @@ void SenderTunnel::pump(SimTime now)
 		if (s) {
 			if (!eqds_tx_send(&tx_, s->wire_bytes, 1, true, now, &seq))
 				break;
-			ledger_.charged += s->wire_bytes;
+			ledger_.charged += eqds_tx_cost(&tx_, s->wire_bytes, 1);
 			send_data(&s->app, s->seq, 1, eqds_tx_data_flags(&tx_) | EQDS_F_RTX, now);
 			host_.counters().retransmits++;
 			sent_any = true;
@@ -112,13 +112,13 @@ void SenderTunnel::pump(SimTime now)
 
 		if (!eqds_tx_send(&tx_, q.wire_bytes, 1, false, now, &seq)) {
 			// Credit in hand but every sequence slot in flight.
-			if (tx_.credit.credit >= q.wire_bytes)
+			if (tx_.credit.credit >= eqds_tx_cost(&tx_, q.wire_bytes, 1))
 				host_.counters().ring_full++;
 			break;
 		}
 		queue_.pop_front();
 		queued_bytes_ -= q.wire_bytes;
-		ledger_.charged += q.wire_bytes;
+		ledger_.charged += eqds_tx_cost(&tx_, q.wire_bytes, 1);
 		Sent &slot = inflight_[eqds_tx_slot(seq)];
 
 		if (slot.used)

@@ -79,6 +79,8 @@ void Port::send(Packet *p)
 			hqlen_++;
 		} else {
 			stats_.drops++;
+			if (q_.now() >= measure_from_)
+				stats_.drops_measured++;
 			pool_.put(p);
 		}
 		return;
@@ -91,6 +93,8 @@ void Port::send(Packet *p)
 	qlen_++;
 	if (qlen_ > stats_.max_queue)
 		stats_.max_queue = qlen_;
+	if (qlen_ > stats_.max_queue_measured && q_.now() >= measure_from_)
+		stats_.max_queue_measured = qlen_;
 }
 
 void Port::start_next()

@@ -40,6 +40,10 @@ struct PortStats {
 	uint64_t trims = 0;
 	uint64_t ecn_marks = 0;
 	uint32_t max_queue = 0;		// packets
+	// The same from the warm-up on (Port::set_measure_from): a start-up
+	// transient (850 RTS probes at once) is not the steady state.
+	uint64_t drops_measured = 0;
+	uint32_t max_queue_measured = 0;
 	double queue_pkt_ns = 0;	// time integral of the queue length
 };
 
@@ -64,6 +68,8 @@ public:
 	uint32_t queue_len() const { return qlen_ + hqlen_; }
 	// Bring the queue-length integral up to now (before reading stats).
 	void account(SimTime now);
+	// Where the *_measured stats begin (the run's warm-up).
+	void set_measure_from(SimTime t) { measure_from_ = t; }
 
 private:
 	void start_next();
@@ -77,6 +83,7 @@ private:
 	PortConfig cfg_;
 	PortRole role_;
 	PortStats stats_;
+	SimTime measure_from_ = 0;
 	Packet *head_ = nullptr, *tail_ = nullptr;	// full packets
 	Packet *hhead_ = nullptr, *htail_ = nullptr;	// trimmed headers
 	uint32_t qlen_ = 0, hqlen_ = 0;

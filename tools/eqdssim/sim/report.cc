@@ -127,6 +127,8 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r,
 		j.num("trims", (double)rs.trims);
 		j.num("ecn_marks", (double)rs.ecn_marks);
 		j.num("max_queue_pkts", rs.max_queue);
+		j.num("drops_after_warmup", (double)rs.drops_measured);
+		j.num("max_queue_after_warmup_pkts", rs.max_queue_measured);
 		j.num("mean_queue_pkts", rs.mean_queue);
 		j.num("mean_utilisation", rs.mean_utilisation);
 		j.close();

@@ -106,9 +106,11 @@ Results compute_results(const Scenario &s)
 
 		rs.ports++;
 		rs.drops += ps.drops;
+		rs.drops_measured += ps.drops_measured;
 		rs.trims += ps.trims;
 		rs.ecn_marks += ps.ecn_marks;
 		rs.max_queue = std::max(rs.max_queue, ps.max_queue);
+		rs.max_queue_measured = std::max(rs.max_queue_measured, ps.max_queue_measured);
 		if (end) {
 			rs.mean_queue += ps.queue_pkt_ns / (double)end;
 			rs.mean_utilisation += (double)ps.tx_ip_bytes * 8 /

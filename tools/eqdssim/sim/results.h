@@ -20,6 +20,8 @@ struct RoleStats {
 	uint32_t ports = 0;
 	uint64_t drops = 0, trims = 0, ecn_marks = 0;
 	uint32_t max_queue = 0;		// packets, worst port
+	uint64_t drops_measured = 0;	// the same two from the warm-up on
+	uint32_t max_queue_measured = 0;
 	double mean_queue = 0;		// packets, time average over ports
 	double mean_utilisation = 0;	// IP bytes sent / capacity, over ports
 };

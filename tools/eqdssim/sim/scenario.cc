@@ -37,6 +37,8 @@ Scenario::Scenario(const ScenarioConfig &cfg) : cfg_(cfg), faults_(cfg.seed)
 	make_workload(*traffic_, cfg.work, net_->host_count(), cfg.topo.host_rate_bps,
 		      cfg.duration, rng);
 	traffic_->set_measure_from(cfg.warmup);
+	for (const auto &p : net_->ports())
+		p->set_measure_from(cfg.warmup);
 	if (cfg.sample_interval)
 		events_.at(cfg.sample_interval, this, kSample, 0);
 	if (cfg.forget_at)

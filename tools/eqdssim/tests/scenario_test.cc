@@ -49,6 +49,30 @@ TEST(Scenario, GreedyIncastSharesFairlyWithoutLoss)
 	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
 }
 
+// 850 senders pulled alike: no sender may save up credit and spend it in
+// step with the others (credit counts framing, core/credit.h). Counted in
+// IP bytes, every sender turned its 2.4% of unspent quanta into one packet
+// more in the same round of the ASL, every 44 ms, and the 15-packet buffer
+// overflowed each time; the run covers the first such round.
+TEST(Scenario, LargeIncastSavesNoCreditForALockstepBurst)
+{
+	ScenarioConfig c = incast(850, 0);
+
+	c.work.start_spread = 1 * kMs;
+	c.duration = 60 * kMs;
+	c.warmup = 5 * kMs;
+	Scenario s(c);
+
+	s.run();
+	Results r = compute_results(s);
+	const RoleStats &bottleneck = r.roles[(size_t)PortRole::kToHost];
+
+	EXPECT_GE(r.jain, 0.99);
+	EXPECT_EQ(bottleneck.drops, 0u);
+	EXPECT_LE(bottleneck.max_queue_measured, 8u);
+	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
+}
+
 TEST(Scenario, FiniteIncastCompletesAndGoesQuiet)
 {
 	ScenarioConfig c = incast(16, 300000);
