@@ -114,6 +114,11 @@ static bool prefix_match(const struct eqds_prefix *p, const u8 *addr, unsigned i
 	return !rest || !((net[full] ^ addr[full]) & (u8)(0xff00 >> rest));
 }
 
+bool eqds_prefix_match(const struct eqds_prefix *p, u16 family, const void *addr)
+{
+	return p->family == family && prefix_match(p, addr, family == AF_INET ? 4 : 16);
+}
+
 bool eqds_config_has_dest(const struct eqds_config *cfg, u16 family, const void *addr)
 {
 	unsigned int nbytes = family == AF_INET ? 4 : 16;

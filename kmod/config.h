@@ -24,6 +24,21 @@ struct eqds_prefix {
 	} addr;			/* host bits are always zero */
 };
 
+/* One sharing rule (policy.c): the senders in prefix get this share. */
+struct eqds_policy_rule {
+	struct eqds_prefix prefix;
+	u32 weight;		/* 1..EQDS_WEIGHT_MAX */
+	u8 prio;		/* 0..EQDS_PRIO_MAX, 0 the highest */
+	u32 rate_mbit;		/* cap per sender; 0: none */
+};
+
+/* The initial namespace's bound on this one (EQDS_CMD_SET_BOUND). */
+struct eqds_bound {
+	u32 pull_rate_mbit;	/* 0: none */
+	u32 max_weight;		/* 0: none */
+	u8 min_prio;		/* 0: none (every level allowed) */
+};
+
 struct eqds_config {
 	struct rcu_head rcu;
 	u16 port;
@@ -35,12 +50,17 @@ struct eqds_config {
 	u32 idle_timeout_ms;
 	u32 ndests;
 	struct eqds_prefix dests[EQDS_MAX_DESTS];
+	struct eqds_bound bound;
+	u32 npolicies;
+	struct eqds_policy_rule policies[EQDS_MAX_POLICIES];
 };
 
 void eqds_config_set_defaults(struct eqds_config *cfg);
 int eqds_prefix_init(struct eqds_prefix *p, u16 family, const void *addr, u8 len);
 int eqds_prefix_parse(const char *str, struct eqds_prefix *p);
 int eqds_dests_parse(const char *list, struct eqds_config *cfg);
+/* addr (4 or 16 bytes by family) is in p. */
+bool eqds_prefix_match(const struct eqds_prefix *p, u16 family, const void *addr);
 bool eqds_config_has_dest(const struct eqds_config *cfg, u16 family, const void *addr);
 
 #endif /* _EQDS_CONFIG_H */

@@ -17,6 +17,7 @@
 #include "netlink.h"
 #include "tunnel_nl.h"
 #include "events.h"
+#include "policy.h"
 
 static bool events_on;
 
@@ -55,6 +56,31 @@ static void notify(struct eqds_net *en, u8 cmd, u8 dir, u32 id,
 	return;
 err:
 	nlmsg_free(skb);
+}
+
+void eqds_event_policy(struct eqds_net *en)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int err;
+
+	if (!READ_ONCE(events_on) || READ_ONCE(en->exiting) ||
+	    !genl_has_listeners(&eqds_genl_family, en->net, EQDS_MCGRP_TUNNELS_ID))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &eqds_genl_family, 0, EQDS_CMD_POLICY_CHANGED);
+	rcu_read_lock();
+	err = !hdr || eqds_policy_nl_put(skb, rcu_dereference(en->config));
+	rcu_read_unlock();
+	if (err) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast_netns(&eqds_genl_family, en->net, skb, 0,
+				EQDS_MCGRP_TUNNELS_ID, GFP_KERNEL);
 }
 
 void eqds_event_tunnel(struct eqds_net *en, u8 cmd, u8 dir, u32 id,

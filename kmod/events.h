@@ -19,6 +19,8 @@ struct eqds_addr;
  * group has listeners (a failed one is dropped: listeners see a gap in
  * the sequence numbers, as with any netlink notification).
  */
+/* The sharing policy or bound changed. Process context. */
+void eqds_event_policy(struct eqds_net *en);
 void eqds_event_tunnel(struct eqds_net *en, u8 cmd, u8 dir, u32 id,
 		       const struct eqds_addr *peer, u32 epoch, int reason);
 

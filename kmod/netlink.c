@@ -17,6 +17,7 @@
 #include "netlink.h"
 #include "tunnel_nl.h"
 #include "events.h"
+#include "policy.h"
 
 static struct netlink_range_validation window_range = {
 	.min = EQDS_WINDOW_MIN, .max = EQDS_WINDOW_MAX,
@@ -50,7 +51,29 @@ static const struct nla_policy eqds_policy[EQDS_A_MAX + 1] = {
 				    .reject_message = "stats are read-only" },
 	[EQDS_A_HEADROOM]	= NLA_POLICY_MAX(NLA_U8, EQDS_HEADROOM_MAX),
 	[EQDS_A_TUNNEL]		= NLA_POLICY_NESTED(eqds_tunnel_req_policy),
+	[EQDS_A_POLICY]		= NLA_POLICY_NESTED_ARRAY(eqds_policy_rule_policy),
+	[EQDS_A_BOUND]		= NLA_POLICY_NESTED(eqds_bound_policy),
+	[EQDS_A_NETNS_FD]	= { .type = NLA_U32 },
 };
+
+/*
+ * A prefix as the first three attributes of its nest: EQDS_DEST_A_* and
+ * the other prefix-bearing nests (EQDS_POLICY_A_*) number them alike.
+ */
+int eqds_nl_put_prefix(struct sk_buff *skb, const struct eqds_prefix *p)
+{
+	bool v4 = p->family == AF_INET;
+
+	BUILD_BUG_ON((int)EQDS_POLICY_A_FAMILY != (int)EQDS_DEST_A_FAMILY ||
+		     (int)EQDS_POLICY_A_ADDR != (int)EQDS_DEST_A_ADDR ||
+		     (int)EQDS_POLICY_A_PREFIXLEN != (int)EQDS_DEST_A_PREFIXLEN);
+	if (nla_put_u16(skb, EQDS_DEST_A_FAMILY, p->family) ||
+	    nla_put(skb, EQDS_DEST_A_ADDR, v4 ? 4 : 16,
+		    v4 ? (const void *)&p->addr.v4 : (const void *)&p->addr.v6) ||
+	    nla_put_u8(skb, EQDS_DEST_A_PREFIXLEN, p->len))
+		return -EMSGSIZE;
+	return 0;
+}
 
 static int put_dests(struct sk_buff *skb, const struct eqds_config *cfg)
 {
@@ -61,15 +84,8 @@ static int put_dests(struct sk_buff *skb, const struct eqds_config *cfg)
 	if (!dests)
 		return -EMSGSIZE;
 	for (i = 0; i < cfg->ndests; i++) {
-		const struct eqds_prefix *p = &cfg->dests[i];
-		bool v4 = p->family == AF_INET;
-
 		dest = nla_nest_start(skb, i + 1);
-		if (!dest ||
-		    nla_put_u16(skb, EQDS_DEST_A_FAMILY, p->family) ||
-		    nla_put(skb, EQDS_DEST_A_ADDR, v4 ? 4 : 16,
-			    v4 ? (const void *)&p->addr.v4 : (const void *)&p->addr.v6) ||
-		    nla_put_u8(skb, EQDS_DEST_A_PREFIXLEN, p->len))
+		if (!dest || eqds_nl_put_prefix(skb, &cfg->dests[i]))
 			return -EMSGSIZE;
 		nla_nest_end(skb, dest);
 	}
@@ -116,7 +132,8 @@ static int fill_instance(struct sk_buff *skb, struct eqds_net *en, u32 portid,
 	    nla_put_u32(skb, EQDS_A_WINDOW, cfg->window) ||
 	    nla_put_u32(skb, EQDS_A_QUEUE_LIMIT, cfg->queue_limit) ||
 	    nla_put_u32(skb, EQDS_A_IDLE_TIMEOUT, cfg->idle_timeout_ms) ||
-	    nla_put_u8(skb, EQDS_A_HEADROOM, cfg->headroom))
+	    nla_put_u8(skb, EQDS_A_HEADROOM, cfg->headroom) ||
+	    eqds_policy_nl_put(skb, cfg))
 		goto unlock;
 	err = put_dests(skb, cfg);
 unlock:
@@ -164,21 +181,17 @@ static int eqds_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-static int parse_dest(const struct nlattr *nest, struct eqds_prefix *p,
-		      struct netlink_ext_ack *extack)
+/* tb: a parsed prefix-bearing nest (see eqds_nl_put_prefix()). */
+int eqds_nl_get_prefix(struct nlattr **tb, const struct nlattr *nest,
+		       struct eqds_prefix *p, struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[EQDS_DEST_A_MAX + 1];
 	unsigned int alen;
 	u16 family;
-	int err;
 
-	err = nla_parse_nested(tb, EQDS_DEST_A_MAX, nest, dest_policy, extack);
-	if (err)
-		return err;
 	if (!tb[EQDS_DEST_A_FAMILY] || !tb[EQDS_DEST_A_ADDR] ||
 	    !tb[EQDS_DEST_A_PREFIXLEN]) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "destination needs family, address and prefix length");
+				    "prefix needs family, address and prefix length");
 		return -EINVAL;
 	}
 	family = nla_get_u16(tb[EQDS_DEST_A_FAMILY]);
@@ -196,6 +209,18 @@ static int parse_dest(const struct nlattr *nest, struct eqds_prefix *p,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int parse_dest(const struct nlattr *nest, struct eqds_prefix *p,
+		      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[EQDS_DEST_A_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, EQDS_DEST_A_MAX, nest, dest_policy, extack);
+	if (err)
+		return err;
+	return eqds_nl_get_prefix(tb, nest, p, extack);
 }
 
 static int parse_dests(const struct nlattr *dests, struct eqds_config *cfg,
@@ -231,6 +256,11 @@ static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "tunnels are not configured: they come and go with traffic");
 		return -EINVAL;
 	}
+	if (a[EQDS_A_BOUND] || a[EQDS_A_NETNS_FD]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EQDS_A_BOUND] ?: a[EQDS_A_NETNS_FD],
+				    "a namespace's bound is set by the host (EQDS_CMD_SET_BOUND)");
+		return -EINVAL;
+	}
 	mutex_lock(&en->lock);
 	cfg = kmemdup(rcu_dereference_protected(en->config, lockdep_is_held(&en->lock)),
 		      sizeof(*cfg), GFP_KERNEL);
@@ -238,6 +268,11 @@ static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!cfg)
 		goto out;
 
+	if (a[EQDS_A_POLICY]) {
+		err = eqds_policy_nl_parse(a[EQDS_A_POLICY], cfg, info->extack);
+		if (err)
+			goto out_free;
+	}
 	if (a[EQDS_A_DESTS]) {
 		err = parse_dests(a[EQDS_A_DESTS], cfg, info->extack);
 		if (err)
@@ -284,6 +319,12 @@ static const struct genl_ops eqds_genl_ops[] = {
 		.cmd = EQDS_CMD_GET_TUNNEL,
 		.doit = eqds_tunnel_get_doit,
 		.dumpit = eqds_tunnel_get_dumpit,
+	},
+	{
+		.cmd = EQDS_CMD_SET_BOUND,
+		.doit = eqds_bound_set_doit,
+		/* The host's operator: CAP_NET_ADMIN in the initial user ns. */
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 

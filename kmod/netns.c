@@ -12,6 +12,8 @@
 #include "tunnels.h"
 #include "pull.h"
 #include "deliver.h"
+#include "policy.h"
+#include "events.h"
 
 unsigned int eqds_net_id __read_mostly;
 
@@ -114,6 +116,10 @@ int eqds_net_set_config(struct eqds_net *en, struct eqds_config *cfg,
 	rcu_assign_pointer(en->config, cfg);
 	if (cfg->idle_timeout_ms < old->idle_timeout_ms)
 		eqds_tunnels_timeout_changed(en);
+	if (eqds_policy_changed(old, cfg)) {
+		eqds_policy_apply_all(en);
+		eqds_event_policy(en);
+	}
 	kfree_rcu(old, rcu);
 	eqds_pull_config_changed(en);
 	return 0;

@@ -161,16 +161,20 @@ static u32 max_burst(u64 bps)
 static void update_rate(struct eqds_net *en)
 {
 	const struct eqds_config *cfg;
-	u32 mbit, headroom;
+	u32 mbit, headroom, bound;
 	u64 bps;
 
 	rcu_read_lock();
 	cfg = rcu_dereference(en->config);
 	mbit = cfg->pull_rate_mbit;
 	headroom = cfg->headroom;
+	bound = cfg->bound.pull_rate_mbit;
 	rcu_read_unlock();
 	bps = mbit ? (u64)mbit * 1000000 :
 		     div_u64(link_rate_bps(en) * (100 - headroom), 100);
+	/* The host's bound on this namespace (policy.c) holds over both. */
+	if (bound)
+		bps = min_t(u64, bps, (u64)bound * 1000000);
 	if (bps == en->link_rate_bps)
 		return;
 	spin_lock_bh(&en->sched_lock);

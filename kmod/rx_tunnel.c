@@ -26,6 +26,7 @@
 #include "xmit.h"
 #include "deliver.h"
 #include "events.h"
+#include "policy.h"
 
 /*
  * How long a hole may hold back the packets after it: longer than the delay
@@ -241,6 +242,7 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 	spin_lock(&en->sched_lock);
 	eqds_sched_deactivate(&en->sched, &t->rx.asl);
 	eqds_rx_init(&t->rx, epoch, cfg->window, EQDS_SCHED_MAX_QUANTA);
+	eqds_policy_apply(en, t, cfg);
 	spin_unlock(&en->sched_lock);
 	if (restart) {
 		t->counters.restarts++;
@@ -475,6 +477,8 @@ void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
 	t->last_used = jiffies;
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
 	eqds_rx_init(&t->rx, 0, cfg->window, EQDS_SCHED_MAX_QUANTA);
+	/* Not on the list yet: no sched_lock needed. */
+	eqds_policy_apply(t->en, t, cfg);
 	eqds_epoch_guard_init(&t->guard);
 }
 

@@ -25,7 +25,7 @@ static u64 eqds_sched_clamp_rate(u64 rate_bps)
 /* The most the budget may hold now. */
 static u64 eqds_sched_cap(const struct eqds_sched *s)
 {
-	if (s->idle || !s->active || s->max_burst < s->quantum)
+	if (s->idle || !s->ready || s->max_burst < s->quantum)
 		return s->quantum;
 	return s->max_burst;
 }
@@ -38,20 +38,75 @@ static void eqds_asl_unlink(struct eqds_asl_node *n)
 	n->prev = NULL;
 }
 
+static void eqds_asl_add_before(struct eqds_asl_node *pos, struct eqds_asl_node *n)
+{
+	n->prev = pos->prev;
+	n->next = pos;
+	pos->prev->next = n;
+	pos->prev = n;
+}
+
 static void eqds_asl_add_tail(struct eqds_sched *s, struct eqds_asl_node *n)
 {
-	n->prev = s->head.prev;
-	n->next = &s->head;
-	s->head.prev->next = n;
-	s->head.prev = n;
+	eqds_asl_add_before(&s->head[n->prio], n);
+}
+
+static bool eqds_asl_empty(const struct eqds_asl_node *head)
+{
+	return head->next == head;
+}
+
+/* A node with demand goes on its level's list, or waits for its cap. */
+static void eqds_sched_place(struct eqds_sched *s, struct eqds_asl_node *n)
+{
+	struct eqds_asl_node *pos = s->throttled.next;
+
+	if (!n->cap_bps || n->next_ns <= s->last_ns) {
+		eqds_asl_add_tail(s, n);
+		s->ready++;
+		return;
+	}
+	/* Sorted by due time; equal times keep their order. */
+	while (pos != &s->throttled && pos->next_ns <= n->next_ns)
+		pos = pos->next;
+	eqds_asl_add_before(pos, n);
+	n->throttled = true;
+}
+
+/* The reverse of eqds_sched_place(); n stays queued. */
+static void eqds_sched_unplace(struct eqds_sched *s, struct eqds_asl_node *n)
+{
+	eqds_asl_unlink(n);
+	if (n->throttled)
+		n->throttled = false;
+	else
+		s->ready--;
+}
+
+/*
+ * Place n anew (its level's tail, or the throttled list). Nothing ready
+ * any more makes the scheduler idle: what accrues meanwhile is no burst.
+ */
+static void eqds_sched_requeue(struct eqds_sched *s, struct eqds_asl_node *n)
+{
+	eqds_sched_unplace(s, n);
+	eqds_sched_place(s, n);
+	if (!s->ready)
+		s->idle = true;
 }
 
 void eqds_sched_init(struct eqds_sched *s, u64 rate_bps, u32 quantum,
 		     u32 max_burst, u64 now_ns)
 {
+	u32 i;
+
 	memset(s, 0, sizeof(*s));
-	s->head.next = &s->head;
-	s->head.prev = &s->head;
+	for (i = 0; i < EQDS_SCHED_PRIOS; i++) {
+		s->head[i].next = &s->head[i];
+		s->head[i].prev = &s->head[i];
+	}
+	s->throttled.next = &s->throttled;
+	s->throttled.prev = &s->throttled;
 	s->rate_bps = eqds_sched_clamp_rate(rate_bps);
 	s->quantum = quantum;
 	s->max_burst = max_burst;
@@ -72,7 +127,38 @@ void eqds_asl_node_init(struct eqds_asl_node *n, u32 weight)
 	n->weight = weight ? weight : 1;
 	n->deficit = 0;
 	n->queued = false;
+	n->throttled = false;
+	n->prio = EQDS_SCHED_DEFAULT_PRIO;
 	n->backlog = 0;
+	n->cap_bps = 0;
+	n->next_ns = 0;
+}
+
+void eqds_sched_set_share(struct eqds_sched *s, struct eqds_asl_node *n,
+			  u32 weight, u8 prio, u64 cap_bps, u64 now_ns)
+{
+	/* Unchanged level and cap keep the sender's place in the round. */
+	bool move;
+
+	prio = prio < EQDS_SCHED_PRIOS ? prio : EQDS_SCHED_PRIOS - 1;
+	cap_bps = eqds_sched_clamp_rate(cap_bps);
+	move = n->queued && (prio != n->prio || cap_bps != n->cap_bps);
+	if (move)
+		eqds_sched_unplace(s, n);
+	n->weight = weight ? weight : 1;
+	n->deficit = eqds_min_u32(n->deficit, n->weight);
+	if (n->queued && !n->deficit)
+		n->deficit = n->weight;
+	n->prio = prio;
+	if (cap_bps != n->cap_bps) {
+		n->cap_bps = cap_bps;
+		n->next_ns = now_ns;
+	}
+	if (move) {
+		eqds_sched_place(s, n);
+		if (!s->ready)
+			s->idle = true;
+	}
 }
 
 void eqds_sched_activate(struct eqds_sched *s, struct eqds_asl_node *n)
@@ -81,8 +167,8 @@ void eqds_sched_activate(struct eqds_sched *s, struct eqds_asl_node *n)
 		return;
 	n->deficit = n->weight;
 	n->queued = true;
-	eqds_asl_add_tail(s, n);
 	s->active++;
+	eqds_sched_place(s, n);
 }
 
 void eqds_sched_deactivate(struct eqds_sched *s, struct eqds_asl_node *n)
@@ -91,10 +177,11 @@ void eqds_sched_deactivate(struct eqds_sched *s, struct eqds_asl_node *n)
 	n->backlog = 0;
 	if (!n->queued)
 		return;
-	eqds_asl_unlink(n);
+	eqds_sched_unplace(s, n);
 	n->queued = false;
 	n->deficit = 0;
-	if (!--s->active)
+	s->active--;
+	if (!s->ready)
 		s->idle = true;
 }
 
@@ -135,14 +222,35 @@ void eqds_sched_advance(struct eqds_sched *s, u64 now_ns)
 		s->budget = cap;
 		s->frac = 0;
 	}
-	s->idle = !s->active;
+	while (!eqds_asl_empty(&s->throttled) && s->throttled.next->next_ns <= s->last_ns) {
+		struct eqds_asl_node *n = s->throttled.next;
+
+		eqds_asl_unlink(n);
+		n->throttled = false;
+		eqds_sched_place(s, n);
+	}
+	s->idle = !s->ready;
 }
 
 struct eqds_asl_node *eqds_sched_peek(struct eqds_sched *s)
 {
-	if (!s->active || !s->quantum || s->budget < s->quantum)
+	u32 i;
+
+	if (!s->ready || !s->quantum || s->budget < s->quantum)
 		return NULL;
-	return s->head.next;
+	for (i = 0; i < EQDS_SCHED_PRIOS; i++) {
+		struct eqds_asl_node *head = &s->head[i];
+
+		/* A capped sender granted its fill since waits for its cap. */
+		while (!eqds_asl_empty(head)) {
+			struct eqds_asl_node *n = head->next;
+
+			if (!n->cap_bps || n->next_ns <= s->last_ns)
+				return n;
+			eqds_sched_requeue(s, n);
+		}
+	}
+	return NULL;
 }
 
 u32 eqds_sched_quanta(const struct eqds_sched *s, const struct eqds_asl_node *n,
@@ -158,6 +266,13 @@ u32 eqds_sched_quanta(const struct eqds_sched *s, const struct eqds_asl_node *n,
 	return eqds_min_u32((u32)q, n->deficit);
 }
 
+/* Nanoseconds bytes take at n's cap (units < 2^64 below 2^31 bytes). */
+static u64 eqds_sched_cap_ns(const struct eqds_asl_node *n, u64 bytes)
+{
+	return eqds_div64_u64(eqds_min_u64(bytes, EQDS_SCHED_MAX_NEED) * EQDS_UNITS_PER_BYTE,
+			      n->cap_bps);
+}
+
 void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
 			u32 quanta, u32 remaining)
 {
@@ -166,6 +281,18 @@ void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
 	s->budget = bytes < s->budget ? s->budget - bytes : 0;
 	if (!n->queued)
 		return;
+	if (n->cap_bps && quanta) {
+		u64 wait = eqds_sched_cap_ns(n, bytes);
+		u64 slack = eqds_sched_cap_ns(n, (u64)EQDS_SCHED_MAX_QUANTA * s->quantum);
+
+		/*
+		 * A grant later than due (a late timer, other senders' turns)
+		 * keeps up to one full grant's time of the delay, so the cap
+		 * is reached, not undershot; what is later than that was idle.
+		 */
+		n->next_ns = eqds_max_u64(n->next_ns, s->last_ns > slack ? s->last_ns - slack : 0) +
+			     wait;
+	}
 	n->deficit -= eqds_min_u32(quanta, n->deficit);
 	if (!remaining) {
 		eqds_sched_deactivate(s, n);
@@ -175,11 +302,11 @@ void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
 		return;		/* more of its round left: stays at the head */
 	if (!n->deficit)
 		n->deficit = n->weight;
-	eqds_asl_unlink(n);
-	eqds_asl_add_tail(s, n);
+	eqds_sched_requeue(s, n);
 }
 
-u64 eqds_sched_next_ns(const struct eqds_sched *s, u64 now_ns)
+/* Nanoseconds from now_ns until one quantum of budget is due. */
+static u64 eqds_sched_budget_ns(const struct eqds_sched *s, u64 now_ns)
 {
 	u64 need, wait, elapsed;
 
@@ -193,6 +320,16 @@ u64 eqds_sched_next_ns(const struct eqds_sched *s, u64 now_ns)
 	wait = eqds_div64_u64(need + s->rate_bps - 1, s->rate_bps);
 	elapsed = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
 	return wait > elapsed ? wait - elapsed : 0;
+}
+
+u64 eqds_sched_next_ns(const struct eqds_sched *s, u64 now_ns)
+{
+	u64 wait = eqds_sched_budget_ns(s, now_ns), due;
+
+	if (s->ready || eqds_asl_empty(&s->throttled))
+		return wait;
+	due = s->throttled.next->next_ns;
+	return eqds_max_u64(wait, due > now_ns ? due - now_ns : 0);
 }
 
 void eqds_sched_set_backlog(struct eqds_sched *s, struct eqds_asl_node *n,

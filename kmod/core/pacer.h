@@ -19,6 +19,18 @@
  * met). So over many rounds senders share in proportion to their weights,
  * with at most weight quanta in a row each; equal weights of 1 alternate
  * quantum by quantum. A sender with no queued data is never granted credit.
+ *
+ * Sharing policy (Documentation/policy.rst) adds two things to the round:
+ * - Strict priority: one list per priority level, 0 the highest. A grant
+ *   goes to the head of the highest non-empty list; lower levels get only
+ *   what higher ones leave (they have no demand, or are held by a cap).
+ * - Rate cap: a sender with cap_bps is granted no faster than that. After
+ *   each grant it is due again only once the bytes granted have drained at
+ *   its cap; until then it waits on the throttled list (sorted by due time,
+ *   as sch_fq keeps flows) and its level's other senders go on. A late
+ *   grant carries at most one full grant's time (EQDS_SCHED_MAX_QUANTA) of
+ *   its delay to the next: the cap saves up no more than that while the
+ *   sender waits or is idle.
  */
 #ifndef _EQDS_CORE_PACER_H
 #define _EQDS_CORE_PACER_H
@@ -26,6 +38,8 @@
 #include "platform.h"
 
 #define EQDS_SCHED_MAX_QUANTA	8	/* most quanta in one pull packet */
+#define EQDS_SCHED_PRIOS	4	/* priority levels, 0 the highest */
+#define EQDS_SCHED_DEFAULT_PRIO	1
 
 /* Intrusive ASL node, embedded in each receiver tunnel. */
 struct eqds_asl_node {
@@ -33,23 +47,29 @@ struct eqds_asl_node {
 	struct eqds_asl_node	*prev;
 	u32	weight;		/* relative share, >= 1 */
 	u32	deficit;	/* quanta left in this round */
-	bool	queued;		/* on the list */
+	bool	queued;		/* has demand: on its level's list or throttled */
+	bool	throttled;	/* on the throttled list, waiting for its cap */
+	u8	prio;		/* level, < EQDS_SCHED_PRIOS */
 	u32	backlog;	/* quanta this sender still wants pulled */
+	u64	cap_bps;	/* most this sender is pulled at; 0: no cap */
+	u64	next_ns;	/* capped: not granted again before this */
 };
 
 /* Highest pacing rate; faster ones are clamped to it (1.1 Pb/s). */
 #define EQDS_SCHED_MAX_RATE	0x4000000000000ull	/* 2^50 */
 
 struct eqds_sched {
-	struct eqds_asl_node	head;	/* list sentinel */
-	u32	active;		/* nodes on the list */
+	struct eqds_asl_node	head[EQDS_SCHED_PRIOS];	/* list sentinels */
+	struct eqds_asl_node	throttled;	/* sentinel; by next_ns */
+	u32	active;		/* nodes with demand (queued) */
+	u32	ready;		/* of those, on a level's list */
 	u64	rate_bps;	/* link rate to pace pulls at, bits/s */
 	u64	last_ns;	/* time credit was last accounted up to */
 	u64	budget;		/* bytes due and not yet granted, <= max_burst */
 	u64	frac;		/* credit below one byte, in 1/8e9 bytes */
 	u32	max_burst;	/* bytes: bound on catch-up after a late timer */
 	u32	quantum;	/* bytes per pull quantum */
-	bool	idle;		/* the list was empty since last_ns */
+	bool	idle;		/* nothing was ready since last_ns */
 	u64	backlog;	/* sum of the nodes' backlogs, quanta */
 };
 
@@ -62,8 +82,17 @@ void eqds_sched_init(struct eqds_sched *s, u64 rate_bps, u32 quantum,
 		     u32 max_burst, u64 now_ns);
 /* Account the credit due at the old rate up to now_ns, then pace at the new. */
 void eqds_sched_set_rate(struct eqds_sched *s, u64 rate_bps, u64 now_ns);
-/* A node off the list; weight 0 counts as 1. */
+/* A node off the list; weight 0 counts as 1; default level, no cap. */
 void eqds_asl_node_init(struct eqds_asl_node *n, u32 weight);
+
+/*
+ * A sender's share under the sharing policy: weight (0 counts as 1), level
+ * (clamped to the lowest) and cap (0: none). Takes effect at once, also for
+ * a sender on the list: it moves to its new level's tail, and a new cap
+ * counts from now_ns.
+ */
+void eqds_sched_set_share(struct eqds_sched *s, struct eqds_asl_node *n,
+			  u32 weight, u8 prio, u64 cap_bps, u64 now_ns);
 
 /* Put a sender with demand on the list (no-op if it is there already). */
 void eqds_sched_activate(struct eqds_sched *s, struct eqds_asl_node *n);
@@ -72,10 +101,11 @@ void eqds_sched_deactivate(struct eqds_sched *s, struct eqds_asl_node *n);
 
 /*
  * Account the credit due at now_ns (a time before the last one accounts
- * nothing). The budget is capped at max_burst, and at one quantum if the
- * list was empty at any point since the previous call, so an idle receiver
- * does not save up a burst, whether it is advanced before or after a
- * sender is activated.
+ * nothing), and put throttled senders due by now_ns back on their lists.
+ * The budget is capped at max_burst, and at one quantum if no sender was
+ * ready at any point since the previous call, so an idle receiver (or one
+ * whose senders all wait for their caps) does not save up a burst, whether
+ * it is advanced before or after a sender is activated.
  */
 void eqds_sched_advance(struct eqds_sched *s, u64 now_ns);
 
@@ -98,8 +128,10 @@ void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
 			u32 quanta, u32 remaining);
 
 /*
- * Nanoseconds from now_ns until one quantum is due (0: due now; 1 ms when
- * the rate is 0); the caller arms its timer no earlier than this.
+ * Nanoseconds from now_ns until a grant may be due: one quantum of budget
+ * and, when every sender with demand waits for its cap, the first of them
+ * due (0: due now; 1 ms when the rate is 0). The caller arms its timer no
+ * earlier than this.
  */
 u64 eqds_sched_next_ns(const struct eqds_sched *s, u64 now_ns);
 

@@ -163,6 +163,11 @@ static inline u64 eqds_min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+static inline u64 eqds_max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
 /*
  * Nanoseconds from then to now, 0 if now is earlier: a time read on one CPU
  * may be older than one another CPU stored meanwhile, and must not look

@@ -226,6 +226,10 @@ Request parse_args(const std::vector<std::string> &args)
 		parse_tunnel_args(req, args, i);
 	} else if (cmd == "monitor") {
 		parse_monitor_args(req, args, i);
+	} else if (cmd == "policy") {
+		parse_policy_args(req, args, i);
+	} else if (cmd == "bound") {
+		parse_bound_args(req, args, i);
 	} else if (cmd == "help") {
 		req.command = Command::Help;
 	} else {
@@ -242,6 +246,9 @@ const char *short_usage()
 	       "                   [idle-timeout MS]\n"
 	       "       eqdsctl [-j|-p] [-s] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
 	       "       eqdsctl [-j] monitor [tunnels]\n"
+	       "       eqdsctl [-j|-p] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
+	       "                              | del PREFIX | flush]\n"
+	       "       eqdsctl bound NETNS [pull-rate MBIT] [max-weight N] [min-prio P] | none\n"
 	       "       eqdsctl help | -h | --help | -V | --version\n";
 }
 
@@ -253,6 +260,9 @@ const char *help_text()
 	       "                   [idle-timeout MS]\n"
 	       "       eqdsctl [OPTIONS] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
 	       "       eqdsctl [-j] monitor [tunnels]\n"
+	       "       eqdsctl [OPTIONS] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
+	       "                                | del PREFIX | flush]\n"
+	       "       eqdsctl bound NETNS [pull-rate MBIT] [max-weight N] [min-prio P] | none\n"
 	       "       eqdsctl help | -h | --help | -V | --version\n"
 	       "\n"
 	       "Configure the EQDS (Edge-Queued Datagram Service) instance of the current\n"
@@ -280,7 +290,25 @@ const char *help_text()
 	       "  list [tx|rx]          every tunnel: sending (tx) and receiving (rx) sides\n"
 	       "  show PEER [tx|rx]     the tunnels to and from one peer address\n"
 	       "                        (-s adds per-tunnel counters; -j prints a JSON array)\n"
-	       "monitor [tunnels]       print tunnel events (new, del, restart) until killed\n"
+	       "monitor [tunnels]       print tunnel events (new, del, restart) and policy\n"
+	       "                        changes until killed\n"
+	       "\n"
+	       "policy: how this receiver shares its pulls among senders (writes need\n"
+	       "CAP_NET_ADMIN). A sender takes the rule of the longest prefix holding it;\n"
+	       "without one: weight 1, prio 1, no cap.\n"
+	       "  show                  the rules, and the host's bound if there is one\n"
+	       "  add PREFIX [weight N] [prio P] [rate MBIT]\n"
+	       "                        add or replace PREFIX's rule: weight 1..100 (share\n"
+	       "                        among its level), prio 0..3 (strict, 0 the highest;\n"
+	       "                        default 1), rate: cap per sender, Mbit/s (none)\n"
+	       "  del PREFIX            remove PREFIX's rule\n"
+	       "  flush                 remove every rule\n"
+	       "bound NETNS ... (root of the initial namespace only): what namespace NETNS\n"
+	       "(a name in /run/netns or a path such as /proc/PID/ns/net) may pull and give:\n"
+	       "  pull-rate MBIT        its receiver pulls at most this fast\n"
+	       "  max-weight N          its rules' weights are capped at N\n"
+	       "  min-prio P            its rules' levels are P or lower (higher numbers)\n"
+	       "  none                  remove the bound\n"
 	       "\n"
 	       "Exit status: 0 on success, 1 on any error.  See eqdsctl(8).\n";
 }

@@ -4,6 +4,7 @@
 #define EQDSCTL_ARGS_H
 
 #include "instance.h"
+#include "policy.h"
 #include "prefix.h"
 
 #include <cstdint>
@@ -13,7 +14,7 @@
 
 namespace eqdsctl {
 
-enum class Command { Show, Set, Help, Version, TunnelList, TunnelShow, Monitor };
+enum class Command { Show, Set, Help, Version, TunnelList, TunnelShow, Monitor, Policy, Bound };
 
 struct Request {
 	Command command = Command::Show;	// no command word: show
@@ -23,6 +24,7 @@ struct Request {
 	Config config;				// set: the attributes to send
 	std::optional<Prefix> peer;		// tunnel show: the peer (a host)
 	uint8_t dir = 0;			// tunnel: one side only (EQDS_TUNNEL_DIR_*)
+	PolicyRequest policy;			// policy, bound
 };
 
 // A bad command line. what() is the message without the "eqdsctl: " prefix;
@@ -47,6 +49,9 @@ Request parse_args(const std::vector<std::string> &args);
 // The words after "tunnel" (at args[i]) and after "monitor" (tunnel_args.cc).
 void parse_tunnel_args(Request &req, const std::vector<std::string> &args, size_t i);
 void parse_monitor_args(Request &req, const std::vector<std::string> &args, size_t i);
+// The words after "policy" and "bound" (policy_args.cc).
+void parse_policy_args(Request &req, const std::vector<std::string> &args, size_t i);
+void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t i);
 
 // The one-screen synopsis printed after a usage error (ends with a newline).
 const char *short_usage();

@@ -5,6 +5,7 @@
 #include "instance.h"
 #include "netlink.h"
 #include "output.h"
+#include "policy_cmd.h"
 #include "tunnel_cmd.h"
 
 #include <linux/eqds.h>
@@ -36,6 +37,10 @@ const char *command_name(Command c)
 		return "tunnel show";
 	case Command::Monitor:
 		return "monitor";
+	case Command::Policy:
+		return "policy";
+	case Command::Bound:
+		return "bound";
 	default:
 		return "show";
 	}
@@ -93,12 +98,19 @@ int run(const Request &req)
 			return tunnel_cmd(req, std::cout) ? kExitOk : kExitError;
 		case Command::Monitor:
 			return monitor_cmd(req, std::cout) ? kExitOk : kExitError;
+		case Command::Policy:
+			policy_cmd(req, std::cout);
+			return kExitOk;
+		case Command::Bound:
+			bound_cmd(req);
+			return kExitOk;
 		}
 	} catch (const FamilyNotFound &e) {
 		std::cerr << "eqdsctl: eqds module not loaded (generic netlink family '"
 			  << e.family() << "' not found)\n";
 	} catch (const KernelError &e) {
-		if (e.error() == EPERM)
+		// A refusal that says why (an extack) is clearer than the guess.
+		if (e.error() == EPERM && e.extack().empty())
 			std::cerr << "eqdsctl: permission denied: need CAP_NET_ADMIN "
 				     "(are you root in this network namespace?)\n";
 		else

@@ -22,9 +22,15 @@
  *   the order of their IDs, sending side first; EQDS_A_TUNNEL with only
  *   EQDS_TUNNEL_A_DIR restricts it to one side. A tunnel that exists from
  *   the start to the end of the dump is returned exactly once.
+ * EQDS_CMD_SET_BOUND (doit, CAP_NET_ADMIN in the initial user namespace,
+ *   from a socket in the initial network namespace)
+ *   EQDS_A_NETNS_FD names the namespace, EQDS_A_BOUND holds its new bound
+ *   (replacing the old; an empty nest removes it).
  * Multicast group EQDS_MCGRP_TUNNELS: EQDS_CMD_TUNNEL_NEW, _DEL and
  *   _RESTART, each with one EQDS_A_TUNNEL holding the tunnel's ID,
- *   direction, peer and epoch (and EQDS_TUNNEL_A_DEL_REASON for _DEL).
+ *   direction, peer and epoch (and EQDS_TUNNEL_A_DEL_REASON for _DEL);
+ *   EQDS_CMD_POLICY_CHANGED with the new EQDS_A_POLICY and EQDS_A_BOUND
+ *   when either changes.
  */
 #ifndef _UAPI_LINUX_EQDS_H
 #define _UAPI_LINUX_EQDS_H
@@ -57,6 +63,8 @@ enum eqds_cmd {
 	EQDS_CMD_TUNNEL_NEW,		/* notification: a tunnel was created */
 	EQDS_CMD_TUNNEL_DEL,		/* notification: a tunnel was removed */
 	EQDS_CMD_TUNNEL_RESTART,	/* notification: a tunnel began a new epoch */
+	EQDS_CMD_SET_BOUND,		/* from the initial namespace: bound another */
+	EQDS_CMD_POLICY_CHANGED,	/* notification: sharing policy or bound changed */
 	__EQDS_CMD_MAX
 };
 
@@ -88,6 +96,21 @@ enum eqds_attr {
 	EQDS_A_STATS,		/* nest of EQDS_STATS_A_* (read only) */
 	EQDS_A_HEADROOM,	/* u8: percent of the link speed left unpulled, 0..50 */
 	EQDS_A_TUNNEL,		/* nest of EQDS_TUNNEL_A_*: one tunnel */
+	/*
+	 * Receiver sharing policy (Documentation/policy.rst): array of
+	 * EQDS_POLICY_A_* nests, types 1..n, replacing the whole list (an
+	 * empty nest clears it). A sender takes the rule of the longest
+	 * prefix that holds it; one no rule holds is weight 1, level
+	 * EQDS_PRIO_DEFAULT, no cap.
+	 */
+	EQDS_A_POLICY,
+	/*
+	 * Operator bound on a namespace (nest of EQDS_BOUND_A_*): in
+	 * GET_INSTANCE replies, the bound the initial namespace set on this
+	 * one; in EQDS_CMD_SET_BOUND, the new bound of EQDS_A_NETNS_FD's.
+	 */
+	EQDS_A_BOUND,
+	EQDS_A_NETNS_FD,	/* u32: a file descriptor of a network namespace */
 	__EQDS_A_MAX
 };
 
@@ -103,6 +126,40 @@ enum eqds_dest_attr {
 };
 
 #define EQDS_DEST_A_MAX (__EQDS_DEST_A_MAX - 1)
+
+/* Policy limits. Levels are strict priorities, 0 the highest. */
+#define EQDS_MAX_POLICIES	64	/* rules per namespace */
+#define EQDS_WEIGHT_MAX		100
+#define EQDS_PRIO_MAX		3
+#define EQDS_PRIO_DEFAULT	1
+
+/* One sharing rule: the senders in a prefix and their share. */
+enum eqds_policy_attr {
+	EQDS_POLICY_A_UNSPEC,
+	EQDS_POLICY_A_FAMILY,	/* u16: AF_INET or AF_INET6 */
+	EQDS_POLICY_A_ADDR,	/* binary: 4 or 16 bytes, network byte order */
+	EQDS_POLICY_A_PREFIXLEN, /* u8: 0..32 or 0..128 */
+	EQDS_POLICY_A_WEIGHT,	/* u32: 1..EQDS_WEIGHT_MAX, default 1 */
+	EQDS_POLICY_A_PRIO,	/* u8: 0..EQDS_PRIO_MAX, default EQDS_PRIO_DEFAULT */
+	EQDS_POLICY_A_RATE,	/* u32: cap per sender, Mbit/s; 0 = none (default) */
+	__EQDS_POLICY_A_MAX
+};
+
+#define EQDS_POLICY_A_MAX (__EQDS_POLICY_A_MAX - 1)
+
+/*
+ * What the initial namespace's operator allows another namespace: its
+ * policies and pull rate are clamped to this, whatever it sets itself.
+ */
+enum eqds_bound_attr {
+	EQDS_BOUND_A_UNSPEC,
+	EQDS_BOUND_A_PULL_RATE,	/* u32: most it pulls at, Mbit/s; 0 = no bound */
+	EQDS_BOUND_A_MAX_WEIGHT, /* u32: highest weight its rules get; 0 = no bound */
+	EQDS_BOUND_A_MIN_PRIO,	/* u8: highest level (lowest number) its rules get */
+	__EQDS_BOUND_A_MAX
+};
+
+#define EQDS_BOUND_A_MAX (__EQDS_BOUND_A_MAX - 1)
 
 /* Per-namespace counters, all u64. */
 enum eqds_stats_attr {

@@ -74,6 +74,22 @@ u64 due(u64 rate, u64 ns)
 	return (u64)((unsigned __int128)rate * ns / (8 * SEC));
 }
 
+// A copy to try the arithmetic on. Its empty lists' sentinels point at
+// themselves (the copy's, not the original's); non-empty lists still share
+// their nodes with the original, so only what leaves them alone (advance,
+// peek without caps) may be done to it.
+struct eqds_sched arith_copy(const struct eqds_sched &o)
+{
+	struct eqds_sched c = o;
+
+	for (u32 i = 0; i < EQDS_SCHED_PRIOS; i++)
+		if (o.head[i].next == &o.head[i])
+			c.head[i].next = c.head[i].prev = &c.head[i];
+	if (o.throttled.next == &o.throttled)
+		c.throttled.next = c.throttled.prev = &c.throttled;
+	return c;
+}
+
 struct fixture {
 	struct eqds_sched s;
 	sender a, b, c;
@@ -283,7 +299,7 @@ TEST(Pacer, NextNsIsExact)
 
 			ASSERT_GT(wait, 0u);
 			ASSERT_LE(wait, (u64)Q * 8 * SEC / rate + 1);
-			struct eqds_sched copy = f.s;
+			struct eqds_sched copy = arith_copy(f.s);
 			eqds_sched_advance(&copy, t + wait - 1);
 			EXPECT_EQ(eqds_sched_peek(&copy), nullptr) << rate;
 			// Halfway, the wait left shrinks by the time passed.
@@ -339,7 +355,7 @@ TEST(Pacer, NoOverflowOnHugeGaps)
 		f.want(&f.a, ~0ull);
 		eqds_sched_advance(&f.s, 1);	// idle cap applies to [0, 1)
 		for (u64 gap : { 1ull << 40, 1ull << 62, ~0ull - 2 }) {
-			struct eqds_sched s = f.s;
+			struct eqds_sched s = arith_copy(f.s);
 
 			eqds_sched_advance(&s, gap);
 			if (rate > 1)
@@ -587,7 +603,7 @@ TEST(Pacer, ListOperationsMatchModel)
 		}
 		ASSERT_EQ(s.active, model.size());
 		// Walk both ways.
-		struct eqds_asl_node *p = s.head.next;
+		struct eqds_asl_node *p = s.head[EQDS_SCHED_DEFAULT_PRIO].next;
 		for (auto *m : model) {
 			ASSERT_EQ(p, m);
 			ASSERT_TRUE(p->queued);
@@ -596,8 +612,9 @@ TEST(Pacer, ListOperationsMatchModel)
 			ASSERT_EQ(p->next->prev, p);
 			p = p->next;
 		}
-		ASSERT_EQ(p, &s.head);
-		ASSERT_EQ(s.head.prev, model.empty() ? &s.head : model.back());
+		ASSERT_EQ(p, &s.head[EQDS_SCHED_DEFAULT_PRIO]);
+		ASSERT_EQ(s.head[EQDS_SCHED_DEFAULT_PRIO].prev,
+			  model.empty() ? &s.head[EQDS_SCHED_DEFAULT_PRIO] : model.back());
 		for (auto &x : nodes)
 			ASSERT_EQ(x.node.queued,
 				  std::find(model.begin(), model.end(), &x.node) !=
@@ -646,3 +663,205 @@ TEST(PacerBusy, BacklogDrainTimeAtTheRate)
 }
 
 } // namespace
+
+// ---- sharing policy: levels, caps, weights (Documentation/policy.rst) ----
+
+namespace {
+
+// serve() every period from t0 to t1; returns the time reached.
+u64 run(fixture *f, u64 t0, u64 t1, u64 period = 10 * US)
+{
+	u64 t;
+
+	for (t = t0; t <= t1; t += period)
+		serve(&f->s, t);
+	return t;
+}
+
+// The scheduler's own bookkeeping, walked: counts, levels, sorted waits.
+void expect_consistent(const struct eqds_sched *s)
+{
+	u32 ready = 0, throttled = 0;
+
+	for (u32 i = 0; i < EQDS_SCHED_PRIOS; i++)
+		for (auto *p = s->head[i].next; p != &s->head[i]; p = p->next) {
+			ASSERT_EQ(p->next->prev, p);
+			ASSERT_TRUE(p->queued);
+			ASSERT_FALSE(p->throttled);
+			ASSERT_EQ(p->prio, i);
+			ready++;
+		}
+	for (auto *p = s->throttled.next; p != &s->throttled; p = p->next) {
+		ASSERT_EQ(p->next->prev, p);
+		ASSERT_TRUE(p->queued);
+		ASSERT_TRUE(p->throttled);
+		ASSERT_NE(p->cap_bps, 0u);
+		if (p->next != &s->throttled) {
+			ASSERT_LE(p->next_ns, p->next->next_ns);
+		}
+		throttled++;
+	}
+	ASSERT_EQ(s->ready, ready);
+	ASSERT_EQ(s->active, ready + throttled);
+}
+
+} // namespace
+
+// A higher level takes everything while it wants credit; the lower level
+// gets the whole rate back once it is done, and nothing was lost meanwhile.
+TEST(PacerPolicy, StrictPriorityTakesTheLinkThenYields)
+{
+	fixture f(1000000000ull);	// 1 Gb/s
+	const u64 quanta_10ms = due(1000000000ull, 10 * MS) / Q;
+
+	eqds_sched_set_share(&f.s, &f.a.node, 1, 0, 0, 0);
+	eqds_sched_set_share(&f.s, &f.b.node, 1, 2, 0, 0);
+	f.want(&f.b, ~0ull);
+	f.want(&f.a, quanta_10ms);
+	u64 t = run(&f, 0, 5 * MS);
+	EXPECT_EQ(f.b.granted, 0u) << "the low level got credit while the high one wanted it";
+	EXPECT_GT(f.a.granted, quanta_10ms / 3);
+	t = run(&f, t, 20 * MS);
+	EXPECT_EQ(f.a.granted, quanta_10ms);
+	EXPECT_FALSE(f.a.node.queued);
+	// b has had the rate since a finished, about 10 ms of it.
+	EXPECT_NEAR((double)f.b.granted, (double)(due(1000000000ull, 20 * MS) / Q - quanta_10ms),
+		    4.0 + BURST / Q);
+	expect_consistent(&f.s);
+}
+
+// Weights are shares: 3:1 over many rounds, within one round's worth.
+TEST(PacerPolicy, WeightedSharesThreeToOne)
+{
+	fixture f(1000000000ull);
+
+	eqds_sched_set_share(&f.s, &f.a.node, 3 * EQDS_SCHED_MAX_QUANTA, 1, 0, 0);
+	eqds_sched_set_share(&f.s, &f.b.node, EQDS_SCHED_MAX_QUANTA, 1, 0, 0);
+	f.want(&f.a, ~0ull);
+	f.want(&f.b, ~0ull);
+	run(&f, 0, 100 * MS);
+	EXPECT_NEAR((double)f.a.granted / (double)f.b.granted, 3.0, 0.05);
+}
+
+// A capped sender is pulled at its cap, alone or beside others; the rest of
+// the rate goes to the others; the timer is asked to wait, not to spin.
+TEST(PacerPolicy, RateCapHoldsASenderToItsCap)
+{
+	const u64 rate = 1000000000ull, cap = 200000000ull;	// 1 Gb/s, 200 Mb/s
+	fixture f(rate);
+
+	eqds_sched_set_share(&f.s, &f.a.node, 1, 1, cap, 0);
+	f.want(&f.a, ~0ull);
+	u64 t = run(&f, 0, 100 * MS);
+	EXPECT_NEAR((double)f.a.granted * Q, (double)due(cap, 100 * MS), 2.0 * Q);
+	// Alone and waiting for its cap: the next event is when it is due.
+	expect_consistent(&f.s);
+	ASSERT_TRUE(f.a.node.throttled);
+	u64 next = eqds_sched_next_ns(&f.s, f.s.last_ns);
+	EXPECT_EQ(next, f.a.node.next_ns - f.s.last_ns);
+	EXPECT_GT(next, 0u);
+
+	f.want(&f.b, ~0ull);
+	u64 a0 = f.a.granted, t0 = t;
+	t = run(&f, t, t + 100 * MS);
+	EXPECT_NEAR((double)(f.a.granted - a0) * Q, (double)due(cap, t - t0), 2.0 * Q);
+	EXPECT_NEAR((double)(f.a.granted - a0 + f.b.granted) * Q, (double)due(rate, t - t0),
+		    4.0 * Q + BURST);
+	expect_consistent(&f.s);
+}
+
+// Waiting for a cap saves up at most one full grant: a capped sender idle
+// for a while gets no more of a burst when it comes back.
+TEST(PacerPolicy, CapSavesNothingUp)
+{
+	fixture f(1000000000ull);
+
+	eqds_sched_set_share(&f.s, &f.a.node, 1, 1, 100000000ull, 0);
+	f.want(&f.a, 4);
+	u64 t = run(&f, 0, 2 * MS);
+	EXPECT_EQ(f.a.granted, 4u);
+	EXPECT_FALSE(f.a.node.queued);
+	t = run(&f, t, 50 * MS);
+	f.want(&f.a, ~0ull);
+	f.a.grants = 0;
+	u64 a0 = f.a.granted;
+	run(&f, t, t + 1 * MS);
+	// 1 ms at 100 Mb/s is 12500 bytes: 3 quanta of 4096, a 4th begun, and
+	// at most one full grant saved up.
+	EXPECT_LE(f.a.granted - a0, 4u + EQDS_SCHED_MAX_QUANTA);
+}
+
+// Changing the share of a sender on the list moves it at once.
+TEST(PacerPolicy, SetShareMovesAQueuedSender)
+{
+	fixture f(1000000000ull);
+
+	f.want(&f.a, ~0ull);
+	f.want(&f.b, ~0ull);
+	f.s.budget = Q;
+	EXPECT_EQ(eqds_sched_peek(&f.s), &f.a.node);
+	eqds_sched_set_share(&f.s, &f.b.node, 1, 0, 0, 0);
+	EXPECT_EQ(eqds_sched_peek(&f.s), &f.b.node);
+	expect_consistent(&f.s);
+	// A cap on the head: it waits (granted its fill), a goes on.
+	eqds_sched_set_share(&f.s, &f.b.node, 1, 0, 1000000ull, 0);
+	eqds_sched_granted(&f.s, &f.b.node, 1, ~0u);
+	f.s.budget = Q;
+	EXPECT_EQ(eqds_sched_peek(&f.s), &f.a.node);
+	EXPECT_TRUE(f.b.node.throttled);
+	expect_consistent(&f.s);
+	// Lifting the cap puts it straight back, ahead of the lower level.
+	eqds_sched_set_share(&f.s, &f.b.node, 1, 0, 0, f.s.last_ns);
+	EXPECT_FALSE(f.b.node.throttled);
+	EXPECT_EQ(eqds_sched_peek(&f.s), &f.b.node);
+	// Out-of-range level: the lowest.
+	eqds_sched_set_share(&f.s, &f.c.node, 0, 200, 0, 0);
+	EXPECT_EQ(f.c.node.prio, EQDS_SCHED_PRIOS - 1);
+	EXPECT_EQ(f.c.node.weight, 1u);
+	eqds_sched_deactivate(&f.s, &f.b.node);
+	expect_consistent(&f.s);
+}
+
+// Random operations, shares included, over time: the bookkeeping holds and
+// every sender with demand keeps being served.
+TEST(PacerPolicy, RandomSharesKeepTheListsConsistent)
+{
+	std::mt19937 rng(11);
+	fixture f(1000000000ull);
+	sender *x[3] = { &f.a, &f.b, &f.c };
+	u64 t = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		sender *n = x[rng() % 3];
+
+		switch (rng() % 4) {
+		case 0:
+			f.want(n, 1 + rng() % 50);
+			break;
+		case 1:
+			eqds_sched_deactivate(&f.s, &n->node);
+			n->demand = 0;
+			break;
+		case 2:
+			eqds_sched_set_share(&f.s, &n->node, 1 + rng() % 16, rng() % 5,
+					     rng() % 2 ? 0 : 10000000ull * (1 + rng() % 50), t);
+			break;
+		case 3:
+			t += rng() % (200 * US);
+			serve(&f.s, t);
+			break;
+		}
+		expect_consistent(&f.s);
+		if (HasFatalFailure())
+			return;
+	}
+	// No demand is stranded: run long enough to serve it all.
+	for (auto *n : x)
+		if (n->node.queued && n->demand == ~0ull)
+			eqds_sched_deactivate(&f.s, &n->node);
+	run(&f, t, t + 2 * SEC, 100 * US);
+	for (auto *n : x) {
+		EXPECT_FALSE(n->node.queued);
+		EXPECT_EQ(n->demand, 0u);
+	}
+}

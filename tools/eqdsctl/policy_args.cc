@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+// Command lines of "policy" and "bound" (args.h).
+#include "args.h"
+
+#include <linux/eqds.h>
+
+namespace eqdsctl {
+
+namespace {
+
+std::string quote(std::string_view s)
+{
+	return "'" + std::string(s) + "'";
+}
+
+// Strict decimal in [min, max], optionally followed by suffix ("mbit").
+uint32_t number(const std::string &cmd, std::string_view kw, std::string_view word,
+		uint32_t min, uint32_t max, std::string_view suffix = {})
+{
+	std::string_view digits = word;
+	uint64_t v = 0;
+
+	if (!suffix.empty() && digits.size() > suffix.size() &&
+	    digits.substr(digits.size() - suffix.size()) == suffix)
+		digits.remove_suffix(suffix.size());
+	bool ok = !digits.empty() && digits.size() <= 10;
+	for (char c : digits) {
+		ok = ok && c >= '0' && c <= '9';
+		if (ok)
+			v = v * 10 + static_cast<uint64_t>(c - '0');
+	}
+	if (!ok || v < min || v > max)
+		throw UsageError(cmd + ": " + std::string(kw) + ": " + quote(word) +
+				 " is not a number in " + std::to_string(min) + ".." +
+				 std::to_string(max));
+	return static_cast<uint32_t>(v);
+}
+
+Prefix prefix(const std::string &cmd, const std::string &word)
+{
+	try {
+		return parse_prefix(word);
+	} catch (const PrefixError &e) {
+		throw UsageError(cmd + ": " + e.what());
+	}
+}
+
+// KEYWORD VALUE pairs from args[i] on, each keyword at most once.
+template <typename Fn>
+void pairs(const std::string &cmd, const std::vector<std::string> &args, size_t i, Fn &&fn)
+{
+	std::vector<std::string> seen;
+
+	for (; i < args.size(); i += 2) {
+		const std::string &kw = args[i];
+		if (i + 1 >= args.size())
+			throw UsageError(cmd + ": " + quote(kw) + " needs a value");
+		for (const std::string &s : seen)
+			if (s == kw)
+				throw UsageError(cmd + ": " + quote(kw) + " given twice");
+		seen.push_back(kw);
+		if (!fn(kw, args[i + 1]))
+			throw UsageError(cmd + ": unknown keyword " + quote(kw));
+	}
+}
+
+} // namespace
+
+void parse_policy_args(Request &req, const std::vector<std::string> &args, size_t i)
+{
+	std::string sub = i < args.size() ? args[i++] : "show";
+	PolicyRequest &p = req.policy;
+
+	req.command = Command::Policy;
+	if (sub == "help") {
+		req.command = Command::Help;
+	} else if (sub == "show" || sub == "list" || sub == "ls") {
+		p.op = PolicyRequest::Op::Show;
+		if (i < args.size())
+			throw UsageError("policy show: unexpected argument " + quote(args[i]));
+	} else if (sub == "flush") {
+		p.op = PolicyRequest::Op::Flush;
+		if (i < args.size())
+			throw UsageError("policy flush: unexpected argument " + quote(args[i]));
+	} else if (sub == "add" || sub == "change" || sub == "replace") {
+		p.op = PolicyRequest::Op::Add;
+		if (i >= args.size())
+			throw UsageError("policy add: which senders? (policy add PREFIX [weight N] "
+					 "[prio P] [rate MBIT])");
+		p.rule.prefix = prefix("policy add", args[i]);
+		pairs("policy add", args, i + 1, [&](const std::string &kw, const std::string &v) {
+			if (kw == "weight")
+				p.rule.weight = number("policy add", kw, v, 1, EQDS_WEIGHT_MAX);
+			else if (kw == "prio")
+				p.rule.prio = static_cast<uint8_t>(
+					number("policy add", kw, v, 0, EQDS_PRIO_MAX));
+			else if (kw == "rate")
+				p.rule.rate_mbit = v == "none" ? 0 :
+					number("policy add", kw, v, 0, UINT32_MAX, "mbit");
+			else
+				return false;
+			return true;
+		});
+	} else if (sub == "del" || sub == "delete") {
+		p.op = PolicyRequest::Op::Del;
+		if (i >= args.size())
+			throw UsageError("policy del: which prefix? (policy del PREFIX)");
+		p.rule.prefix = prefix("policy del", args[i]);
+		if (i + 1 < args.size())
+			throw UsageError("policy del: unexpected argument " + quote(args[i + 1]));
+	} else {
+		throw UsageError("policy: unknown subcommand " + quote(sub) +
+				 " (show, add, del or flush)");
+	}
+}
+
+void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t i)
+{
+	PolicyRequest &p = req.policy;
+
+	req.command = Command::Bound;
+	if (i < args.size() && args[i] == "help") {
+		req.command = Command::Help;
+		return;
+	}
+	if (i >= args.size())
+		throw UsageError("bound: which namespace? (bound NETNS [pull-rate MBIT] "
+				 "[max-weight N] [min-prio P] | bound NETNS none)");
+	p.netns = args[i++];
+	if (p.netns.empty())
+		throw UsageError("bound: empty namespace name");
+	if (i < args.size() && args[i] == "none") {
+		if (i + 1 < args.size())
+			throw UsageError("bound: unexpected argument " + quote(args[i + 1]));
+		return;
+	}
+	if (i >= args.size())
+		throw UsageError("bound: nothing to bound (pull-rate, max-weight, min-prio "
+				 "or none)");
+	pairs("bound", args, i, [&](const std::string &kw, const std::string &v) {
+		if (kw == "pull-rate")
+			p.bound.pull_rate_mbit = v == "none" ? 0 :
+				number("bound", kw, v, 0, UINT32_MAX, "mbit");
+		else if (kw == "max-weight")
+			p.bound.max_weight = v == "none" ? 0 :
+				number("bound", kw, v, 0, EQDS_WEIGHT_MAX);
+		else if (kw == "min-prio")
+			p.bound.min_prio = static_cast<uint8_t>(
+				number("bound", kw, v, 0, EQDS_PRIO_MAX));
+		else
+			return false;
+		return true;
+	});
+}
+
+} // namespace eqdsctl

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+// "policy" and "bound": read-modify-write of the sharing policy, and the
+// host's bound on another namespace. Documentation/policy.rst.
+#ifndef EQDSCTL_POLICY_CMD_H
+#define EQDSCTL_POLICY_CMD_H
+
+#include "args.h"
+
+#include <ostream>
+
+namespace eqdsctl {
+
+// Both throw what Socket throws, and std::runtime_error for a namespace
+// that cannot be opened or a rule that does not exist.
+void policy_cmd(const Request &req, std::ostream &out);
+void bound_cmd(const Request &req);
+
+} // namespace eqdsctl
+
+#endif
