@@ -169,7 +169,7 @@ static u32 eqds_tx_backoff(const struct eqds_tx *tx)
 /* When queued data that waits for credit may ask for it again. */
 static u64 rts_due(const struct eqds_tx *tx)
 {
-	u64 due = tx->rts_ns + ((u64)tx->rto_ns << tx->rts_backoff);
+	u64 due = tx->rts_ns + ((u64)tx->rto_min_ns << tx->rts_backoff);
 
 	return due > tx->busy_until_ns ? due : tx->busy_until_ns;
 }

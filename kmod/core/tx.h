@@ -157,7 +157,9 @@ bool eqds_tx_nack_hole(const struct eqds_tx_actions *act, u32 seq);
  * one doubles with each RTS that brings no credit (up to 16 rtos), and is
  * at least as long as the receiver said its link stays busy. Otherwise a
  * receiver pulling for many senders in turn, each pull a few ms apart,
- * draws a storm of RTSs that only cost it CPU.
+ * draws a storm of RTSs that only cost it CPU. The wait counts minimum
+ * rtos (rto_min_ns), not the retransmission timeout, which backs off on
+ * its own: a sender short of credit cannot even retransmit.
  */
 #define EQDS_RTS_MAX_BACKOFF	4
 void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,

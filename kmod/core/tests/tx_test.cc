@@ -383,6 +383,37 @@ TEST_F(tx_fixture, RtsWhenQueuedDataWaitsForCredit)
 	EXPECT_EQ(eqds_tx_deadline(&tx, 1 << 20), 1000u + 4 * RTO);
 }
 
+// The RTS wait counts minimum rtos, not the retransmission timeout, which
+// backs off on its own: a sender whose data timed out a few times and whose
+// credit falls a little short of its next packet (the pull target that would
+// have asked for it was lost with a data packet) cannot retransmit without
+// credit, and must not wait 2 * 160 ms to ask for it (the simulator's 4:1
+// core left flows stuck for more than 400 ms).
+TEST_F(tx_fixture, RtsWaitIgnoresTheRetransmissionBackoff)
+{
+	u64 t = 1000;
+	u32 seq;
+
+	pull(1, t);
+	ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t, &seq));
+	for (int i = 0; i < 4; i++) {
+		t += tx.rto_ns;
+		eqds_tx_timer(&tx, t, 0, &act);
+		ASSERT_TRUE(act.retransmit);
+	}
+	ASSERT_EQ(tx.rto_ns, 16 * RTO);
+	// Data queued, not enough credit: the first RTS one minimum rto after
+	// the last pull (long past), the next 2 after that, while the
+	// retransmission timer waits 16.
+	ASSERT_LT(tx.credit.credit, 2 * Q);
+	eqds_tx_timer(&tx, t, 2 * Q, &act);
+	EXPECT_TRUE(act.send_rts);
+	EXPECT_EQ(eqds_tx_deadline(&tx, 2 * Q), t + 2 * RTO);
+	eqds_tx_timer(&tx, t + 2 * RTO, 2 * Q, &act);
+	EXPECT_TRUE(act.send_rts);
+	EXPECT_FALSE(act.retransmit);
+}
+
 // With no credit coming, RTSs back off (1, 2, 4, 8, 16, 16 rtos apart), and
 // never come while the receiver says its link is busy.
 TEST_F(tx_fixture, RtsBacksOffAndWaitsOutTheBusyTime)

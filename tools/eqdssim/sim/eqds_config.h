@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <linux/eqds.h>
 
+#include "congestion.h"
+
 #include "event_queue.h"
 
 namespace eqdssim {
@@ -19,6 +21,11 @@ struct EqdsConfig {
 	uint32_t queue_limit = EQDS_DEFAULT_QUEUE_LIMIT;	// per-destination queue
 	bool burst_mode = false;			// EQDS_MODE_BURST
 	uint64_t pull_rate_bps = 0;			// 0: 95% of the host link
+	// The receiver's reaction to CE marks (core/congestion.h): off by
+	// default, as in the module, where it is not wired yet.
+	bool cc = false;
+	struct eqds_cc_params cc_params = { EQDS_CC_INTERVAL_NS, EQDS_CC_G_SHIFT,
+					    EQDS_CC_AI_DIV, EQDS_CC_MIN_DIV };
 
 	// kmod/pull.h, kmod/pull.c
 	uint32_t quantum = 1536;			// EQDS_QUANTUM

@@ -32,6 +32,16 @@ void PullPacer::configure()
 		       host_.link_rate_bps() * cfg.pull_rate_percent / 100;
 
 	eqds_sched_init(&sched_, bps, cfg.quantum, max_burst(cfg, bps), host_.now());
+	eqds_cc_init(&cc_, &cfg.cc_params, bps);
+	max_bps_ = bps;
+}
+
+void PullPacer::data_arrived(uint32_t bytes, bool ce)
+{
+	if (!host_.cfg().cc)
+		return;
+	if (eqds_cc_data(&cc_, bytes, ce, host_.now()))
+		eqds_sched_set_rate(&sched_, eqds_cc_rate(&cc_), host_.now());
 }
 
 void PullPacer::kick()

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "congestion.h"
 #include "pacer.h"
 #include "timer.h"
 
@@ -26,6 +27,12 @@ public:
 	// up to date from the scheduler's backlog.
 	void update_busy() { busy_us_ = eqds_sched_busy_us(&sched_); }
 	uint16_t busy_us() const { return busy_us_; }
+	// A data packet arrived (CE-marked or not): with the congestion
+	// reaction on, it may change the pull rate.
+	void data_arrived(uint32_t bytes, bool ce);
+	const struct eqds_cc &cc() const { return cc_; }
+	uint64_t rate_bps() const { return sched_.rate_bps; }
+	uint64_t max_rate_bps() const { return max_bps_; }
 	struct eqds_sched &sched() { return sched_; }
 	const struct eqds_sched &sched() const { return sched_; }
 
@@ -34,6 +41,8 @@ private:
 
 	Host &host_;
 	struct eqds_sched sched_;
+	struct eqds_cc cc_;
+	uint64_t max_bps_ = 0;	// the configured rate, the reaction's ceiling
 	bool armed_ = false;
 	uint16_t busy_us_ = 0;
 	Timer timer_;

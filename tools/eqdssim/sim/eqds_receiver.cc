@@ -225,6 +225,7 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 		epoch_rx_bytes_ += ip_bytes;
 		if (ce)
 			host_.counters().ce_rcvd++;
+		host_.pacer().data_arrived(ip_bytes, ce);
 		switch (eqds_rx_packet(&rx, pkt.data.seq, nsegs, pkt.flags & EQDS_F_RTX, now)) {
 		case EQDS_RX_DELIVER:
 			deliver(app, false);

@@ -67,6 +67,7 @@ public:
 	Network &net() { return *env_.net; }
 	Host *peer(uint32_t id) { return static_cast<Host *>(env_.net->host(id)); }
 	PullPacer &pacer() { return pacer_; }
+	const PullPacer &pacer() const { return pacer_; }
 	HostCounters &counters() { return counters_; }
 	const HostCounters &counters() const { return counters_; }
 	std::mt19937_64 &rng() { return rng_; }

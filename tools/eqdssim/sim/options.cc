@@ -61,6 +61,7 @@ const char *usage()
 	       "  --size-csv=FILE --start-spread=TIME\n"
 	       "  --window=PKTS --queue-limit=PKTS --mode=rts|burst --pull-rate=RATE\n"
 	       "  --rto-min=TIME --reorder-timeout=TIME --pacer-interval=TIME (timer floor)\n"
+	       "  --cc=0|1 (pull rate reacts to CE) --cc-interval=TIME --cc-ai-div=N --cc-min-div=N\n"
 	       "  --duration=TIME --warmup=TIME --drain=TIME --sample=TIME --seed=N\n"
 	       "  --loss=KIND:P (KIND data|rts|ack|nack|pull|rst|fin; repeatable)\n"
 	       "  --forget-at=TIME --forget-host=ID --forget-send-at=TIME --forget-send-host=ID\n"
@@ -115,6 +116,10 @@ Options parse_options(const std::vector<std::string> &args)
 		else if (k == "rto-min") c.eqds.rto_min = parse_time(v);
 		else if (k == "reorder-timeout") c.eqds.reorder_timeout = parse_time(v);
 		else if (k == "pacer-interval") c.eqds.pacer_min_interval = parse_time(v);
+		else if (k == "cc") c.eqds.cc = v == "1";
+		else if (k == "cc-interval") c.eqds.cc_params.interval_ns = (uint32_t)parse_time(v);
+		else if (k == "cc-ai-div") c.eqds.cc_params.ai_div = (uint32_t)std::stoul(v);
+		else if (k == "cc-min-div") c.eqds.cc_params.min_div = (uint32_t)std::stoul(v);
 		else if (k == "duration") c.duration = parse_time(v);
 		else if (k == "warmup") c.warmup = parse_time(v);
 		else if (k == "drain") c.drain = parse_time(v);

@@ -91,6 +91,10 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r,
 	j.num("window_pkts", c.eqds.window_pkts);
 	j.num("queue_limit", c.eqds.queue_limit);
 	j.str("mode", c.eqds.burst_mode ? "burst" : "rts");
+	j.num("cc", c.eqds.cc ? 1 : 0);
+	j.num("cc_interval_us", (double)c.eqds.cc_params.interval_ns / 1e3);
+	j.num("cc_ai_div", c.eqds.cc_params.ai_div);
+	j.num("cc_min_div", c.eqds.cc_params.min_div);
 	j.num("seed", (double)c.seed);
 	j.num("duration_ms", (double)c.duration / 1e6);
 	j.num("warmup_ms", (double)c.warmup / 1e6);
@@ -167,6 +171,11 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r,
 	j.num("reorder_skipped", (double)h.reorder_skipped);
 	j.num("max_reorder_depth", h.max_reorder_depth);
 	j.num("ce_rcvd", (double)h.ce_rcvd);
+	j.num("cc_windows", (double)r.cc_windows);
+	j.num("cc_marked_windows", (double)r.cc_marked_windows);
+	j.num("cc_ce_byte_fraction", r.cc_bytes ? (double)r.cc_ce_bytes / (double)r.cc_bytes : 0);
+	j.num("mean_pull_rate", r.mean_pull_rate);
+	j.num("min_pull_rate", r.min_pull_rate);
 	j.num("injected_losses", (double)r.injected_losses);
 	j.close();
 	j.open("credit");
@@ -204,12 +213,13 @@ void write_samples_csv(std::ostream &out, const Scenario &s)
 {
 	out << "t_us,max_queue_host_nic,max_queue_to_host,max_queue_fabric,"
 	       "credit_in_circulation,max_tunnel_circulation_windows,active_tunnels,"
-	       "held_packets,max_held\n";
+	       "held_packets,max_held,mean_pull_rate,min_pull_rate\n";
 	for (const Sample &x : s.samples())
 		out << (double)x.t / 1e3 << ',' << x.max_queue[0] << ',' << x.max_queue[1] << ','
 		    << x.max_queue[2] << ',' << x.credit_in_circulation << ','
 		    << x.max_tunnel_circulation << ',' << x.active_tunnels << ','
-		    << x.held_packets << ',' << x.max_held << '\n';
+		    << x.held_packets << ',' << x.max_held << ',' << x.mean_pull_rate << ','
+		    << x.min_pull_rate << '\n';
 }
 
 void write_outputs(const std::string &dir, const Scenario &s, const Results &r,

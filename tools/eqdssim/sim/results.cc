@@ -128,6 +128,10 @@ Results compute_results(const Scenario &s)
 		const Host &x = s.host(h);
 
 		r.counters.add(x.counters());
+		r.cc_windows += x.pacer().cc().stats.windows;
+		r.cc_marked_windows += x.pacer().cc().stats.marked;
+		r.cc_bytes += x.pacer().cc().stats.bytes;
+		r.cc_ce_bytes += x.pacer().cc().stats.ce_bytes;
 		for (const auto &[dst, t] : x.senders())
 			if (!t->idle())
 				r.busy_tunnels_at_end++;
@@ -138,13 +142,21 @@ Results compute_results(const Scenario &s)
 	r.audit_violations = s.audit().violations();
 	r.audit_first = s.audit().first_violation();
 
-	uint64_t circ = 0, active = 0;
+	uint64_t circ = 0, active = 0, rate_samples = 0;
+	double rate_sum = 0;
 
 	for (const Sample &sm : s.samples()) {
 		r.max_tunnel_circulation = std::max(r.max_tunnel_circulation, sm.max_tunnel_circulation);
 		circ += sm.credit_in_circulation;
 		active += sm.active_tunnels;
+		if (sm.t >= cfg.warmup && sm.mean_pull_rate > 0) {
+			rate_sum += sm.mean_pull_rate;
+			rate_samples++;
+			r.min_pull_rate = std::min(r.min_pull_rate, sm.min_pull_rate);
+		}
 	}
+	if (rate_samples)
+		r.mean_pull_rate = rate_sum / (double)rate_samples;
 	r.mean_credit_in_circulation = active ? (double)circ / (double)active : 0;
 	r.quiescent = s.quiescent();
 	return r;

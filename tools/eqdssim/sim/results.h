@@ -53,6 +53,12 @@ struct Results {
 	uint32_t busy_tunnels_at_end = 0;	// not idle when the run ended
 	double max_tunnel_circulation = 0;	// worst tunnel, windows
 	double mean_credit_in_circulation = 0;	// bytes per active tunnel
+	// The congestion reaction (core/congestion.h), summed over hosts.
+	uint64_t cc_windows = 0, cc_marked_windows = 0;
+	uint64_t cc_bytes = 0, cc_ce_bytes = 0;
+	// Pull rate / its ceiling over receiving hosts, from the samples
+	// after the warm-up: time average of the mean, and the lowest seen.
+	double mean_pull_rate = 1, min_pull_rate = 1;
 	bool quiescent = false;
 };
 

@@ -69,6 +69,7 @@ void Scenario::sample()
 {
 	Sample s;
 	const uint32_t quantum = cfg_.eqds.quantum;
+	uint32_t receivers = 0;
 
 	s.t = events_.now();
 	for (const auto &p : net_->ports()) {
@@ -97,7 +98,16 @@ void Scenario::sample()
 			s.held_packets += r->rx().nheld;
 			s.max_held = std::max(s.max_held, r->rx().nheld);
 		}
+		if (!x.receivers().empty() && x.pacer().max_rate_bps()) {
+			double f = (double)x.pacer().rate_bps() / (double)x.pacer().max_rate_bps();
+
+			s.mean_pull_rate += f;
+			s.min_pull_rate = receivers ? std::min(s.min_pull_rate, f) : f;
+			receivers++;
+		}
 	}
+	if (receivers)
+		s.mean_pull_rate /= receivers;
 	samples_.push_back(s);
 }
 

@@ -50,6 +50,8 @@ struct Sample {
 	uint32_t active_tunnels = 0;	// senders with queued or unacknowledged data
 	uint32_t held_packets = 0;	// all reorder buffers
 	uint32_t max_held = 0;		// worst reorder buffer
+	double mean_pull_rate = 0;	// receivers with tunnels: pull rate / its ceiling
+	double min_pull_rate = 0;
 };
 
 class Scenario : public EventTarget {
@@ -65,6 +67,8 @@ public:
 	Network &net() { return *net_; }
 	const Network &net() const { return *net_; }
 	const Traffic &traffic() const { return *traffic_; }
+	// Flows may be added before run() (the workload made its own).
+	Traffic &traffic() { return *traffic_; }
 	const CreditAudit &audit() const { return audit_; }
 	const FaultInjector &faults() const { return faults_; }
 	const std::vector<Sample> &samples() const { return samples_; }

@@ -210,3 +210,76 @@ TEST(Scenario, CoreBottleneckStaysConsistent)
 }
 
 }  // namespace
+
+namespace {
+
+// Four flows from the left of a dumbbell to the right share its one 10 Gb/s
+// switch-to-switch link, while each receiver could pull 9.5 Gb/s: a 4:1
+// oversubscribed core. Three flows are short; the long one ends up alone.
+ScenarioConfig shared_core(bool cc)
+{
+	ScenarioConfig c;
+
+	c.topo.kind = "dumbbell";
+	c.topo.hosts = 4;
+	c.topo.buffer_pkts = 100;
+	c.topo.ecn_threshold_pkts = 20;
+	c.work.kind = "incast";		// one tiny flow 1 -> 0, added to below
+	c.work.senders = 1;
+	c.work.flow_size = 1;
+	c.eqds.cc = cc;
+	c.duration = 40 * kMs;
+	c.drain = 200 * kMs;
+	c.sample_interval = 500 * kUs;
+	return c;
+}
+
+void add_shared_core_flows(Scenario &s)
+{
+	for (uint32_t i = 0; i < 4; i++) {
+		Flow f;
+
+		f.src = i;
+		f.dst = 4 + i;
+		f.size = i ? 2000000 : 30000000;
+		s.traffic().add(f);
+	}
+}
+
+}  // namespace
+
+// The congestion reaction (core/congestion.h): CE marks from the shared link
+// lower the receivers' pull rates, fewer packets are lost in the core, and
+// the receiver whose flow is left alone, unmarked, climbs back to its full
+// rate.
+TEST(Scenario, PullRateFallsUnderMarkingAndRecoversWithoutIt)
+{
+	Scenario plain(shared_core(false)), reacting(shared_core(true));
+
+	add_shared_core_flows(plain);
+	add_shared_core_flows(reacting);
+	plain.run();
+	reacting.run();
+	Results p = compute_results(plain), r = compute_results(reacting);
+
+	// Without the reaction the marks change nothing: full rate throughout.
+	EXPECT_GT(p.roles[(size_t)PortRole::kFabric].ecn_marks, 0u);
+	EXPECT_EQ(p.min_pull_rate, 1.0);
+	EXPECT_EQ(p.cc_windows, 0u);
+	// With it: marked windows, rates cut well below the link's.
+	EXPECT_GT(r.cc_marked_windows, 0u);
+	EXPECT_LT(r.min_pull_rate, 0.5);
+	EXPECT_LT(r.roles[(size_t)PortRole::kFabric].drops,
+		  p.roles[(size_t)PortRole::kFabric].drops);
+	// The long flow's receiver ends at its full rate again.
+	const PullPacer &long_rx = reacting.host(4).pacer();
+
+	EXPECT_EQ(long_rx.rate_bps(), long_rx.max_rate_bps());
+	EXPECT_GT(long_rx.cc().stats.marked, 0u);
+	// Everything completes, the audit is clean, either way.
+	for (const Results *x : { &p, &r }) {
+		EXPECT_EQ(x->finished, 5u);
+		EXPECT_TRUE(x->quiescent);
+		EXPECT_EQ(x->audit_violations, 0u) << x->audit_first;
+	}
+}
