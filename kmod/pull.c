@@ -8,9 +8,9 @@
  * The rate is the configured pull_rate or, when that is 0, the speed of the
  * device EQDS data arrives on (refreshed once a second in process context,
  * since reading it needs RTNL), less the configured headroom (5% by
- * default): credit counts IP bytes, the link also carries Ethernet framing
- * (~2.5% at a 1500-byte MTU), and the rest lets the last switch queue
- * drain.
+ * default), which lets the last switch queue drain: credit already counts
+ * link time, Ethernet framing included (core/tx.h, eqds_tx_cost()). The
+ * host's bound on the namespace (policy.c) caps the result.
  */
 #include <linux/netdevice.h>
 #include <linux/ethtool.h>

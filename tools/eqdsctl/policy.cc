@@ -9,6 +9,7 @@
 #include <netlink/msg.h>
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace eqdsctl {
@@ -209,11 +210,10 @@ void print_policy_text(std::ostream &out, const Policy &p)
 	out << "\n";
 }
 
-void print_policy_json(std::ostream &out, const Policy &p, bool pretty)
-{
-	JsonWriter w(out, pretty);
+namespace {
 
-	w.begin_object();
+void policy_fields(JsonWriter &w, const Policy &p)
+{
 	w.key("policy");
 	w.begin_array();
 	for (const PolicyRule &r : p.rules) {
@@ -238,6 +238,43 @@ void print_policy_json(std::ostream &out, const Policy &p, bool pretty)
 	w.key("min_prio");
 	w.u64(p.bound.min_prio);
 	w.end_object();
+}
+
+} // namespace
+
+void print_policy_json(std::ostream &out, const Policy &p, bool pretty)
+{
+	JsonWriter w(out, pretty);
+
+	w.begin_object();
+	policy_fields(w, p);
+	w.end_object();
+	out << "\n";
+}
+
+void print_policy_event_text(std::ostream &out, const Policy &p)
+{
+	std::ostringstream s;
+
+	print_policy_text(s, p);
+	std::string text = s.str();
+	// One line per event, as the tunnel events: rules joined by "; ".
+	while (!text.empty() && text.back() == '\n')
+		text.pop_back();
+	for (char &c : text)
+		if (c == '\n')
+			c = ';';
+	out << "policy " << text << "\n";
+}
+
+void print_policy_event_json(std::ostream &out, const Policy &p)
+{
+	JsonWriter w(out);
+
+	w.begin_object();
+	w.key("event");
+	w.string("policy");
+	policy_fields(w, p);
 	w.end_object();
 	out << "\n";
 }

@@ -71,6 +71,11 @@ void print_policy_text(std::ostream &out, const Policy &p);
 // JSON: {"policy":[{"prefix":...,"weight":...,"prio":...,"rate_mbit":...}],
 //        "bound":{"pull_rate_mbit":...,"max_weight":...,"min_prio":...}}
 void print_policy_json(std::ostream &out, const Policy &p, bool pretty);
+// eqdsctl monitor's lines for EQDS_CMD_POLICY_CHANGED: the text above on one
+// line ("policy 10.0.1.0/24 weight 3 prio 1;bound: ..."), or the JSON above
+// with "event":"policy" first.
+void print_policy_event_text(std::ostream &out, const Policy &p);
+void print_policy_event_json(std::ostream &out, const Policy &p);
 
 } // namespace eqdsctl
 

@@ -4,10 +4,12 @@
 #include "instance.h"
 #include "json.h"
 #include "netlink.h"
+#include "policy.h"
 #include "tunnel.h"
 #include "tunnel_output.h"
 
 #include <linux/eqds.h>
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include <cerrno>
@@ -69,7 +71,20 @@ bool monitor_cmd(const Request &req, std::ostream &out)
 	Socket sock(EQDS_GENL_NAME);
 
 	sock.listen(EQDS_MCGRP_TUNNELS, [&](const Reply &r) {
+		constexpr size_t hdr = NLMSG_HDRLEN + GENL_HDRLEN;
 		TunnelEvent e;
+
+		if (r.size() >= hdr &&
+		    reinterpret_cast<const genlmsghdr *>(r.data() + NLMSG_HDRLEN)->cmd ==
+			    EQDS_CMD_POLICY_CHANGED) {
+			Policy p = parse_policy_attrs(r.data() + hdr, r.size() - hdr);
+			if (req.json)
+				print_policy_event_json(out, p);
+			else
+				print_policy_event_text(out, p);
+			out.flush();
+			return static_cast<bool>(out);
+		}
 		auto tunnels = parse_tunnel_message(r.data(), r.size(), sock.family_id(), &e.cmd);
 		for (Tunnel &t : tunnels) {
 			e.tunnel = std::move(t);
