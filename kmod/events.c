@@ -28,6 +28,13 @@ void eqds_events_enable(bool on)
 		synchronize_rcu();
 }
 
+/* Whether a message to en's group would reach anyone, and may be sent. */
+static bool listened(struct eqds_net *en)
+{
+	return READ_ONCE(events_on) && !READ_ONCE(en->exiting) &&
+	       genl_has_listeners(&eqds_genl_family, en->net, EQDS_MCGRP_TUNNELS_ID);
+}
+
 static void notify(struct eqds_net *en, u8 cmd, u8 dir, u32 id,
 		   const struct eqds_addr *peer, u32 epoch, int reason)
 {
@@ -35,8 +42,7 @@ static void notify(struct eqds_net *en, u8 cmd, u8 dir, u32 id,
 	struct sk_buff *skb;
 	void *hdr;
 
-	if (!READ_ONCE(events_on) || READ_ONCE(en->exiting) ||
-	    !genl_has_listeners(&eqds_genl_family, en->net, EQDS_MCGRP_TUNNELS_ID))
+	if (!listened(en))
 		return;
 	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
 	if (!skb)
@@ -64,8 +70,7 @@ void eqds_event_policy(struct eqds_net *en)
 	void *hdr;
 	int err;
 
-	if (!READ_ONCE(events_on) || READ_ONCE(en->exiting) ||
-	    !genl_has_listeners(&eqds_genl_family, en->net, EQDS_MCGRP_TUNNELS_ID))
+	if (!listened(en))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
