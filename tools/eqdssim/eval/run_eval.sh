@@ -8,6 +8,10 @@
 # usage: run_eval.sh BUILD_DIR [OUT_DIR]
 #   QUICK=1 shortens every run (a smoke test of the pipeline, not a result)
 #   and writes the report under OUT_DIR/doc, leaving Documentation/ alone.
+#   REUSE="name ..." keeps those runs' results from an earlier sim-eval in
+#   OUT_DIR instead of running them again (the FatTree k=16 runs take 10-15
+#   minutes each on a shared machine); the report names the commit each
+#   run was made at, "unrecorded" for runs older than that record.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${1:-$top/build}
@@ -32,11 +36,19 @@ fi
 # dur LONG SHORT: the run's duration, shortened under QUICK=1.
 dur() { if [ "$quick" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$top" diff --quiet HEAD -- kmod/core tools/eqdssim/sim tools/eqdssim/main.cc 2>/dev/null || commit="$commit+changes"
+
 run() {	# name, then eqdssim options
 	local name=$1
 	shift
+	if [[ " ${REUSE:-} " == *" $name "* ]] && [ -s "$out/$name/summary.json" ]; then
+		echo "=== $name: reused from an earlier run"
+		return
+	fi
 	echo "=== $name: $*"
 	"$sim" --label="$name" --out="$out/$name" "$@" | tee "$out/$name.log"
+	echo "$commit" > "$out/$name/commit"
 }
 
 # 1+2. FatTree k=16 (1024 hosts) permutation: even spraying, spraying through
@@ -61,13 +73,27 @@ run incast850_sync --topo=star --hosts=851 --traffic=incast --senders=850 --buff
 
 # 4. Oversubscribed core, 4:1: 8 leaves of 16 hosts, 4 spines, 10G everywhere.
 # Poisson arrivals of heavy-tailed flows, light and heavy load, sprayed and
-# per-flow ECMP. eqds has no core-congestion reaction: receivers pull alone.
-os=(--topo=leafspine --leaves=8 --spines=4 --hosts-per-leaf=16 --buffer=100
+# per-flow ECMP; switches mark CE above 20 packets. Receivers pulling alone
+# (marks ignored), then with the congestion reaction (core/congestion.h).
+# Then greedy permutation traffic, where 7/8 of the flows cross the core.
+os=(--topo=leafspine --leaves=8 --spines=4 --hosts-per-leaf=16 --buffer=100 --ecn=20
     --traffic=poisson --size-csv="$here/sizes_heavy_tail.csv" --sample=1ms --drain=400ms)
 for load in 0.1 0.3; do
-	run "oversub_${load}_spray" "${os[@]}" --load=$load --duration="$(dur 50ms 10ms)" --ecmp=packet
-	run "oversub_${load}_ecmp" "${os[@]}" --load=$load --duration="$(dur 50ms 10ms)" --ecmp=flow
+	for cc in 0 1; do
+		sfx=; [ $cc = 1 ] && sfx=_cc
+		run "oversub_${load}_spray$sfx" "${os[@]}" --load=$load --duration="$(dur 50ms 10ms)" \
+			--ecmp=packet --cc=$cc
+		run "oversub_${load}_ecmp$sfx" "${os[@]}" --load=$load --duration="$(dur 50ms 10ms)" \
+			--ecmp=flow --cc=$cc
+	done
 done
+op=(--topo=leafspine --leaves=8 --spines=4 --hosts-per-leaf=16 --buffer=100 --ecn=20
+    --traffic=permutation --ecmp=packet --sample=1ms --seed=1)
+run oversub_perm "${op[@]}" --duration="$(dur 100ms 20ms)" --warmup="$(dur 20ms 10ms)" --cc=0
+run oversub_perm_cc "${op[@]}" --duration="$(dur 100ms 20ms)" --warmup="$(dur 20ms 10ms)" --cc=1
+# The same with a 16 times slower climb back (1/1024 of the ceiling per interval).
+run oversub_perm_cc_slow "${op[@]}" --duration="$(dur 100ms 20ms)" --warmup="$(dur 20ms 10ms)" \
+	--cc=1 --cc-ai-div=1024
 
 # 5. Closed-loop 1 MB transfers over a FatTree k=8 (128 hosts).
 cl=(--topo=fattree --k=8 --traffic=closedloop --size=1000000 --sample=1ms)
