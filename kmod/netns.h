@@ -17,6 +17,7 @@
 #include "config.h"
 #include "stats.h"
 #include "core/pacer.h"
+#include "core/congestion.h"
 #include "admit.h"
 #include "trace.h"
 
@@ -59,6 +60,7 @@ struct eqds_net {
 
 	spinlock_t sched_lock;	/* see above */
 	struct eqds_sched sched;
+	struct eqds_cc cc;	/* core_cc: CE marks lower the rate; under sched_lock */
 	struct hrtimer pacer;
 	bool pacer_armed;
 	u16 busy_us;		/* eqds_sched_busy_us(), advertised; read racily */

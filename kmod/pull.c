@@ -158,6 +158,30 @@ static u32 max_burst(u64 bps)
 		     div_u64(bps / 8 * EQDS_PACER_LATE_NS, NSEC_PER_SEC));
 }
 
+/*
+ * The receiver's reaction to core congestion (core/congestion.h; eqds.rst,
+ * "Core congestion"), for every namespace when the module is loaded with
+ * core_cc=1: CE marks on arriving data lower the pull rate, DCTCP-like, down
+ * to 1/64 of the rate below. Off by default: it takes sched_lock for every
+ * data packet, and it has run in the simulator, not yet in the selftests.
+ */
+static bool core_cc;
+module_param(core_cc, bool, 0444);
+MODULE_PARM_DESC(core_cc, "Lower the pull rate on CE-marked data (core congestion); default off");
+
+void eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce)
+{
+	u64 now;
+
+	if (!core_cc)
+		return;
+	now = ktime_get_ns();
+	spin_lock_bh(&en->sched_lock);
+	if (eqds_cc_data(&en->cc, bytes, ce, now))
+		eqds_sched_set_rate(&en->sched, eqds_cc_rate(&en->cc), now);
+	spin_unlock_bh(&en->sched_lock);
+}
+
 static void update_rate(struct eqds_net *en)
 {
 	const struct eqds_config *cfg;
@@ -179,7 +203,8 @@ static void update_rate(struct eqds_net *en)
 		return;
 	spin_lock_bh(&en->sched_lock);
 	en->link_rate_bps = bps;
-	eqds_sched_set_rate(&en->sched, bps, ktime_get_ns());
+	eqds_cc_set_max(&en->cc, bps);
+	eqds_sched_set_rate(&en->sched, core_cc ? eqds_cc_rate(&en->cc) : bps, ktime_get_ns());
 	en->sched.max_burst = max_burst(bps);
 	spin_unlock_bh(&en->sched_lock);
 }
@@ -200,7 +225,11 @@ void eqds_pull_config_changed(struct eqds_net *en)
 
 void eqds_pull_init(struct eqds_net *en)
 {
+	struct eqds_cc_params ccp;
+
 	spin_lock_init(&en->sched_lock);
+	eqds_cc_default_params(&ccp);
+	eqds_cc_init(&en->cc, &ccp, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000);
 	eqds_sched_init(&en->sched, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000, EQDS_QUANTUM,
 			max_burst((u64)EQDS_DEFAULT_LINK_MBIT * 1000000), ktime_get_ns());
 	hrtimer_init(&en->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);

@@ -11,5 +11,7 @@ void eqds_pull_init(struct eqds_net *en);
 void eqds_pull_stop(struct eqds_net *en);
 void eqds_pacer_kick(struct eqds_net *en);
 void eqds_pull_config_changed(struct eqds_net *en);
+/* A data packet of bytes arrived, its outer header CE-marked or not. */
+void eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce);
 
 #endif /* _EQDS_PULL_H */

@@ -19,6 +19,7 @@
 #include "socket.h"
 #include "gro.h"
 #include "admit.h"
+#include "pull.h"
 
 static void outer_addrs(struct sk_buff *skb, struct eqds_addr *peer,
 			struct eqds_addr *local, u32 *ip_id, u8 *tos)
@@ -110,8 +111,10 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		eqds_count(en, why);
 		goto drop_counted;
 	}
-	if (pkt.next_proto != EQDS_NP_NONE)
+	if (pkt.next_proto != EQDS_NP_NONE) {
 		ecn_decap(skb, tos);	/* its IP header is pulled and sane */
+		eqds_pull_data(en, skb->len, INET_ECN_is_ce(tos));
+	}
 	eqds_rx_data_rcv(en, skb, &pkt, &peer, &local, ip_id);
 	return 0;
 

@@ -22,7 +22,7 @@ struct EqdsConfig {
 	bool burst_mode = false;			// EQDS_MODE_BURST
 	uint64_t pull_rate_bps = 0;			// 0: 95% of the host link
 	// The receiver's reaction to CE marks (core/congestion.h): off by
-	// default, as in the module, where it is not wired yet.
+	// default, as in the module (kmod/pull.c, module parameter core_cc).
 	bool cc = false;
 	struct eqds_cc_params cc_params = { EQDS_CC_INTERVAL_NS, EQDS_CC_G_SHIFT,
 					    EQDS_CC_AI_DIV, EQDS_CC_MIN_DIV };
