@@ -80,8 +80,8 @@ eval: module $(BUILD)/CMakeCache.txt
 	exit $$rc
 
 # A short run (incast N=4, UDP blaster) asserting robust properties only,
-# as KTAP (selftests/run.sh counts it). Not yet a stage of `make check`:
-# its VM time is unmeasured (Documentation/evaluation/emulation.md).
+# as KTAP (selftests/run.sh counts it). `make check` runs it too, in the
+# selftests' boot (Documentation/evaluation/emulation.md).
 eval-smoke: module $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) --target eqdsctl -j$(JOBS)
 	selftests/vm/run-vm.sh -o $(BUILD)/eval-smoke -t 900 -- selftests/run.sh scripts/eval/smoke.sh

@@ -88,7 +88,9 @@ count "$(grep -c '^static: .* ok' <<< "$out")" "$(grep -c '^static: .* FAILED' <
 
 stage "VM selftests (kernel $kver)"
 vmout=$log/vm
-selftests/vm/run-vm.sh -q -o "$vmout" -t "${EQDS_VM_TIMEOUT:-2400}" -- selftests/run.sh
+# The evaluation's smoke test runs in the same boot, after the selftests.
+selftests/vm/run-vm.sh -q -o "$vmout" -t "${EQDS_VM_TIMEOUT:-2400}" -- selftests/run.sh \
+	selftests/test_*.sh scripts/eval/smoke.sh
 vmrc=$?
 grep -E '^(not )?ok |^# selftests:|^    not ok|^# .*FAIL|^# kernel log|^#   ' "$vmout/console.log" | grep -v '^    ok'
 if [ -s "$vmout/summary" ]; then
