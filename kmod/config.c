@@ -15,9 +15,14 @@ void eqds_config_set_defaults(struct eqds_config *cfg)
 	cfg->port = EQDS_DEFAULT_PORT;
 	cfg->mode = EQDS_MODE_RTS;
 	cfg->window = EQDS_DEFAULT_WINDOW;
-	cfg->queue_limit = EQDS_DEFAULT_QUEUE_LIMIT;
 	cfg->idle_timeout_ms = EQDS_DEFAULT_IDLE_TIMEOUT_MS;
 	cfg->headroom = EQDS_DEFAULT_HEADROOM;
+	cfg->classes[EQDS_CLASS_TCP].queue_limit = EQDS_DEFAULT_QUEUE_LIMIT;
+	cfg->classes[EQDS_CLASS_TCP].tc_priority = 0;	/* TC_PRIO_BESTEFFORT */
+	cfg->classes[EQDS_CLASS_LL].queue_limit = EQDS_DEFAULT_LL_QUEUE_LIMIT;
+	cfg->classes[EQDS_CLASS_LL].tc_priority = EQDS_DEFAULT_LL_TC_PRIORITY;
+	cfg->ll_priority = EQDS_DEFAULT_LL_PRIORITY;
+	cfg->queued_limit_kb = EQDS_DEFAULT_QUEUED_LIMIT_KB;
 }
 
 static void mask_bytes(u8 *addr, unsigned int nbytes, unsigned int len)

@@ -24,6 +24,23 @@ struct eqds_prefix {
 	} addr;			/* host bits are always zero */
 };
 
+/*
+ * Sending EQIF classes: one queue each in every sending tunnel. The
+ * low-latency class is served first (strict priority, tx_tunnel.c).
+ */
+enum eqds_class {
+	EQDS_CLASS_TCP,		/* TCP-compatible: the default */
+	EQDS_CLASS_LL,		/* low latency: short queue, served first */
+	EQDS_NCLASSES
+};
+
+struct eqds_class_config {
+	u32 queue_limit;	/* packets (a GSO packet counts one) */
+	u32 ecn_min;		/* packets; 0: half of queue_limit */
+	u32 ecn_max;		/* packets; 0: ecn_min (step marking) */
+	u32 tc_priority;	/* skb->priority of the encapsulated packets */
+};
+
 /* One sharing rule (policy.c): the senders in prefix get this share. */
 struct eqds_policy_rule {
 	struct eqds_prefix prefix;
@@ -46,8 +63,12 @@ struct eqds_config {
 	u32 pull_rate_mbit;	/* 0: the ingress device's speed */
 	u8 headroom;		/* percent of the device speed not pulled */
 	u32 window;		/* packets */
-	u32 queue_limit;	/* packets per destination */
 	u32 idle_timeout_ms;
+	struct eqds_class_config classes[EQDS_NCLASSES];
+	u32 ll_priority;	/* skb->priority selecting ll; 0: none */
+	u32 ll_mark;		/* (skb->mark & ll_mark_mask) == ll_mark selects ll */
+	u32 ll_mark_mask;	/* 0: the mark selects nothing */
+	u32 queued_limit_kb;	/* all tunnels' queues together; 0: no limit */
 	u32 ndests;
 	struct eqds_prefix dests[EQDS_MAX_DESTS];
 	struct eqds_bound bound;

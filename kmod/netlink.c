@@ -31,6 +31,14 @@ static struct netlink_range_validation idle_timeout_range = {
 	.min = EQDS_IDLE_TIMEOUT_MIN, .max = EQDS_IDLE_TIMEOUT_MAX,
 };
 
+static struct netlink_range_validation ecn_range = {
+	.min = 0, .max = EQDS_QUEUE_LIMIT_MAX,
+};
+
+static struct netlink_range_validation queued_limit_range = {
+	.min = 0, .max = EQDS_QUEUED_LIMIT_KB_MAX,
+};
+
 static const struct nla_policy dest_policy[EQDS_DEST_A_MAX + 1] = {
 	[EQDS_DEST_A_FAMILY]	= { .type = NLA_U16 },
 	[EQDS_DEST_A_ADDR]	= NLA_POLICY_MIN_LEN(4),
@@ -51,6 +59,17 @@ static const struct nla_policy eqds_policy[EQDS_A_MAX + 1] = {
 				    .reject_message = "stats are read-only" },
 	[EQDS_A_HEADROOM]	= NLA_POLICY_MAX(NLA_U8, EQDS_HEADROOM_MAX),
 	[EQDS_A_TUNNEL]		= NLA_POLICY_NESTED(eqds_tunnel_req_policy),
+	[EQDS_A_TCP_ECN_MIN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
+	[EQDS_A_TCP_ECN_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
+	[EQDS_A_TCP_TC_PRIORITY] = { .type = NLA_U32 },
+	[EQDS_A_LL_QUEUE_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &queue_limit_range),
+	[EQDS_A_LL_ECN_MIN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
+	[EQDS_A_LL_ECN_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
+	[EQDS_A_LL_TC_PRIORITY]	= { .type = NLA_U32 },
+	[EQDS_A_LL_PRIORITY]	= { .type = NLA_U32 },
+	[EQDS_A_LL_MARK]	= { .type = NLA_U32 },
+	[EQDS_A_LL_MARK_MASK]	= { .type = NLA_U32 },
+	[EQDS_A_QUEUED_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &queued_limit_range),
 	[EQDS_A_POLICY]		= NLA_POLICY_NESTED_ARRAY(eqds_policy_rule_policy),
 	[EQDS_A_BOUND]		= NLA_POLICY_NESTED(eqds_bound_policy),
 	[EQDS_A_NETNS_FD]	= { .type = NLA_U32 },
@@ -93,6 +112,26 @@ static int put_dests(struct sk_buff *skb, const struct eqds_config *cfg)
 	return 0;
 }
 
+static int put_classes(struct sk_buff *skb, const struct eqds_config *cfg)
+{
+	const struct eqds_class_config *tcp = &cfg->classes[EQDS_CLASS_TCP];
+	const struct eqds_class_config *ll = &cfg->classes[EQDS_CLASS_LL];
+
+	if (nla_put_u32(skb, EQDS_A_TCP_ECN_MIN, tcp->ecn_min) ||
+	    nla_put_u32(skb, EQDS_A_TCP_ECN_MAX, tcp->ecn_max) ||
+	    nla_put_u32(skb, EQDS_A_TCP_TC_PRIORITY, tcp->tc_priority) ||
+	    nla_put_u32(skb, EQDS_A_LL_QUEUE_LIMIT, ll->queue_limit) ||
+	    nla_put_u32(skb, EQDS_A_LL_ECN_MIN, ll->ecn_min) ||
+	    nla_put_u32(skb, EQDS_A_LL_ECN_MAX, ll->ecn_max) ||
+	    nla_put_u32(skb, EQDS_A_LL_TC_PRIORITY, ll->tc_priority) ||
+	    nla_put_u32(skb, EQDS_A_LL_PRIORITY, cfg->ll_priority) ||
+	    nla_put_u32(skb, EQDS_A_LL_MARK, cfg->ll_mark) ||
+	    nla_put_u32(skb, EQDS_A_LL_MARK_MASK, cfg->ll_mark_mask) ||
+	    nla_put_u32(skb, EQDS_A_QUEUED_LIMIT, cfg->queued_limit_kb))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int put_stats(struct sk_buff *skb, struct eqds_net *en)
 {
 	u64 v[__EQDS_STATS_A_MAX];
@@ -100,6 +139,8 @@ static int put_stats(struct sk_buff *skb, struct eqds_net *en)
 	int i;
 
 	eqds_stats_sum(en->stats, v);
+	/* A gauge the datapath keeps in one atomic: it also enforces a limit. */
+	v[EQDS_STATS_A_QUEUED_BYTES] = atomic64_read(&en->queued_bytes);
 	nest = nla_nest_start(skb, EQDS_A_STATS);
 	if (!nest)
 		return -EMSGSIZE;
@@ -130,10 +171,11 @@ static int fill_instance(struct sk_buff *skb, struct eqds_net *en, u32 portid,
 	    nla_put_u32(skb, EQDS_A_PULL_RATE, cfg->pull_rate_mbit) ||
 	    nla_put_u8(skb, EQDS_A_MODE, cfg->mode) ||
 	    nla_put_u32(skb, EQDS_A_WINDOW, cfg->window) ||
-	    nla_put_u32(skb, EQDS_A_QUEUE_LIMIT, cfg->queue_limit) ||
+	    nla_put_u32(skb, EQDS_A_QUEUE_LIMIT, cfg->classes[EQDS_CLASS_TCP].queue_limit) ||
 	    nla_put_u32(skb, EQDS_A_IDLE_TIMEOUT, cfg->idle_timeout_ms) ||
-	    nla_put_u8(skb, EQDS_A_HEADROOM, cfg->headroom) ||
-	    eqds_policy_nl_put(skb, cfg))
+	    nla_put_u8(skb, EQDS_A_HEADROOM, cfg->headroom))
+		goto unlock;
+	if (put_classes(skb, cfg) || eqds_policy_nl_put(skb, cfg))
 		goto unlock;
 	err = put_dests(skb, cfg);
 unlock:
@@ -243,6 +285,69 @@ static int parse_dests(const struct nlattr *dests, struct eqds_config *cfg,
 	return 0;
 }
 
+static void get_u32(struct nlattr **a, int type, u32 *v)
+{
+	if (a[type])
+		*v = nla_get_u32(a[type]);
+}
+
+/*
+ * One class's thresholds, checked against its limit as they will be once
+ * the request is applied: a request may lower a limit and its thresholds
+ * together, but may not leave a threshold above the limit.
+ */
+static int check_class(struct nlattr **a, const struct eqds_class_config *c,
+		       int limit_attr, int min_attr, int max_attr,
+		       struct netlink_ext_ack *extack)
+{
+	struct nlattr *at = a[max_attr] ?: a[min_attr] ?: a[limit_attr];
+
+	if (c->ecn_min > c->queue_limit || c->ecn_max > c->queue_limit) {
+		NL_SET_ERR_MSG_ATTR(extack, at,
+				    "ECN threshold above the class's queue limit");
+		return -EINVAL;
+	}
+	if (c->ecn_max && c->ecn_max < c->ecn_min) {
+		NL_SET_ERR_MSG_ATTR(extack, at, "ECN max threshold below the min threshold");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_classes(struct nlattr **a, struct eqds_config *cfg,
+			 struct netlink_ext_ack *extack)
+{
+	struct eqds_class_config *tcp = &cfg->classes[EQDS_CLASS_TCP];
+	struct eqds_class_config *ll = &cfg->classes[EQDS_CLASS_LL];
+	int err;
+
+	get_u32(a, EQDS_A_TCP_ECN_MIN, &tcp->ecn_min);
+	get_u32(a, EQDS_A_TCP_ECN_MAX, &tcp->ecn_max);
+	get_u32(a, EQDS_A_TCP_TC_PRIORITY, &tcp->tc_priority);
+	get_u32(a, EQDS_A_LL_QUEUE_LIMIT, &ll->queue_limit);
+	get_u32(a, EQDS_A_LL_ECN_MIN, &ll->ecn_min);
+	get_u32(a, EQDS_A_LL_ECN_MAX, &ll->ecn_max);
+	get_u32(a, EQDS_A_LL_TC_PRIORITY, &ll->tc_priority);
+	get_u32(a, EQDS_A_LL_PRIORITY, &cfg->ll_priority);
+	get_u32(a, EQDS_A_LL_MARK, &cfg->ll_mark);
+	get_u32(a, EQDS_A_LL_MARK_MASK, &cfg->ll_mark_mask);
+	get_u32(a, EQDS_A_QUEUED_LIMIT, &cfg->queued_limit_kb);
+
+	err = check_class(a, tcp, EQDS_A_QUEUE_LIMIT, EQDS_A_TCP_ECN_MIN,
+			  EQDS_A_TCP_ECN_MAX, extack);
+	if (!err)
+		err = check_class(a, ll, EQDS_A_LL_QUEUE_LIMIT, EQDS_A_LL_ECN_MIN,
+				  EQDS_A_LL_ECN_MAX, extack);
+	if (err)
+		return err;
+	if (cfg->ll_mark & ~cfg->ll_mark_mask) {
+		NL_SET_ERR_MSG_ATTR(extack, a[EQDS_A_LL_MARK] ?: a[EQDS_A_LL_MARK_MASK],
+				    "ll mark has bits outside its mask");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Validate everything into a copy, then publish it: all or nothing. */
 static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -287,11 +392,14 @@ static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (a[EQDS_A_WINDOW])
 		cfg->window = nla_get_u32(a[EQDS_A_WINDOW]);
 	if (a[EQDS_A_QUEUE_LIMIT])
-		cfg->queue_limit = nla_get_u32(a[EQDS_A_QUEUE_LIMIT]);
+		cfg->classes[EQDS_CLASS_TCP].queue_limit = nla_get_u32(a[EQDS_A_QUEUE_LIMIT]);
 	if (a[EQDS_A_IDLE_TIMEOUT])
 		cfg->idle_timeout_ms = nla_get_u32(a[EQDS_A_IDLE_TIMEOUT]);
 	if (a[EQDS_A_HEADROOM])
 		cfg->headroom = nla_get_u8(a[EQDS_A_HEADROOM]);
+	err = parse_classes(a, cfg, info->extack);
+	if (err)
+		goto out_free;
 
 	err = eqds_net_set_config(en, cfg, info->extack);
 	goto out;

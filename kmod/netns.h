@@ -50,6 +50,7 @@ struct eqds_net {
 	struct rhashtable txts;	/* struct eqds_txt by destination */
 	struct rhashtable rxts;	/* struct eqds_rxt by sender */
 	atomic_t ntunnels;
+	atomic64_t queued_bytes;	/* wire bytes in all txts' queues: see tx_tunnel.c */
 	struct xarray txt_ids;	/* struct eqds_txt by ID */
 	struct xarray rxt_ids;	/* struct eqds_rxt by ID */
 	u32 txt_next;
@@ -89,6 +90,7 @@ static inline bool eqds_stat_is_drop(enum eqds_stats_attr idx)
 	switch (idx) {
 	case EQDS_STATS_A_DROP_QUEUE_FULL ... EQDS_STATS_A_DROP_XMIT:
 	case EQDS_STATS_A_DROP_PEER ... EQDS_STATS_A_DROP_EPOCH:
+	case EQDS_STATS_A_DROP_QUEUED_LIMIT:
 		return true;
 	default:
 		return false;

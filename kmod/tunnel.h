@@ -28,6 +28,7 @@
 #include "core/tx.h"
 #include "core/rx.h"
 #include "core/epoch.h"
+#include "config.h"
 
 struct eqds_net;
 
@@ -53,6 +54,7 @@ struct eqds_skb_cb {
 	u16 pull_target;
 	u8 flags;
 	u8 path;
+	u8 cls;			/* enum eqds_class: its queue, its tc priority */
 };
 
 static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)
@@ -116,8 +118,9 @@ struct eqds_txt {
 	spinlock_t lock;		/* protects the fields below */
 	bool dead;
 	struct eqds_tx tx;
-	struct sk_buff_head queue;	/* new packets waiting for credit */
-	u64 queued_bytes;		/* wire bytes in queue and rtx */
+	/* New packets waiting for credit, one queue per EQIF class. */
+	struct sk_buff_head queue[EQDS_NCLASSES];
+	u64 queued_bytes;		/* wire bytes in the queues */
 	u32 rtx[EQDS_RTX_MAX];		/* seqs to resend before new data */
 	u8 nrtx;
 	u8 path;			/* next path id (spraying) */
@@ -155,6 +158,17 @@ struct eqds_rxt {
 	struct hrtimer timer;		/* reorder release timeout */
 	struct eqds_tunnel_counters counters;
 };
+
+/* Packets waiting for credit, all classes. Caller holds t->lock. */
+static inline u32 eqds_txt_queue_len(const struct eqds_txt *t)
+{
+	u32 n = 0;
+	int c;
+
+	for (c = 0; c < EQDS_NCLASSES; c++)
+		n += skb_queue_len(&t->queue[c]);
+	return n;
+}
 
 int eqds_tunnels_init(struct eqds_net *en);
 void eqds_tunnels_destroy(struct eqds_net *en);

@@ -46,7 +46,7 @@ bool eqds_txt_info(struct eqds_txt *t, struct eqds_tunnel_info *info)
 	info->window = t->tx.credit.window;
 	info->quantum = t->tx.credit.quantum;
 	info->pull_hi = t->tx.credit.pull_hi;
-	info->queue_len = skb_queue_len(&t->queue);
+	info->queue_len = eqds_txt_queue_len(t);
 	info->queue_bytes = t->queued_bytes;
 	info->inflight = eqds_tx_inflight(&t->tx);
 	info->snd_una = t->tx.snd_una;

@@ -157,7 +157,7 @@ static int txt_del_reason(struct eqds_txt *t, unsigned long timeout)
 {
 	if (!timeout)
 		return EQDS_TUNNEL_DEL_SHUTDOWN;
-	if (skb_queue_len(&t->queue) || eqds_tx_inflight(&t->tx))
+	if (eqds_txt_queue_len(t) || eqds_tx_inflight(&t->tx))
 		return EQDS_TUNNEL_DEL_PEER_SILENT;
 	return EQDS_TUNNEL_DEL_IDLE;
 }

@@ -7,6 +7,18 @@
  * Contexts: capture (process or softirq), control packet receive (softirq),
  * the tunnel's timer (softirq). All take t->lock with BHs off, decide, and
  * send what was decided after dropping it.
+ *
+ * EQIF classes: each tunnel holds one queue per class (config.h). Capture
+ * picks the class from the packet's skb->priority or skb->mark (which
+ * SO_PRIORITY, IP_TOS, nftables or iptables set before our hook; tc runs
+ * after it), admits it against the class's own limit and ECN thresholds,
+ * and the pump serves the low-latency class first. Encapsulated packets
+ * carry their class's tc priority in skb->priority, so a classful qdisc on
+ * the uplink shares the link among classes (Documentation/eqds.rst).
+ *
+ * Every queued byte is also counted in en->queued_bytes, one atomic per
+ * namespace, against the namespace's limit (queued_limit_kb): a host with
+ * thousands of destinations cannot queue 100 packets for each.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -119,15 +131,30 @@ static struct sk_buff *rts_packet(struct eqds_txt *t, u64 now)
 	return skb;
 }
 
+/* Every change of a tunnel's queued bytes, also in the namespace's total. */
+static void queued_add(struct eqds_txt *t, s64 bytes)
+{
+	t->queued_bytes += bytes;
+	atomic64_add(bytes, &t->en->queued_bytes);
+}
+
 /*
- * Send what credit allows: retransmissions first, then new packets in
- * order; ask for credit if nothing could go. Caller holds t->lock; the
+ * Send what credit allows: retransmissions first, then new packets, the
+ * low-latency class before the TCP class (strict priority: the ll class's
+ * short queue limit is what bounds its share; documented), each class in
+ * order; ask for credit if nothing could go. When the head of a class does
+ * not fit the credit, nothing behind it goes either: a lower class must not
+ * take the credit the higher one is waiting for. Caller holds t->lock; the
  * packets to send are appended to out.
  */
+static bool pump_class(struct eqds_txt *t, struct sk_buff_head *q, u64 now,
+		       struct sk_buff_head *out);
+
 static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 {
 	struct eqds_net *en = t->en;
 	struct sk_buff *skb, *copy;
+	int cls;
 	u32 seq;
 
 	while (t->nrtx) {
@@ -151,25 +178,9 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 		memmove(t->rtx, t->rtx + 1, --t->nrtx * sizeof(t->rtx[0]));
 	}
 
-	while ((skb = skb_peek(&t->queue))) {
-		struct eqds_skb_cb *cb = eqds_cb(skb);
-
-		if (!eqds_tx_send(&t->tx, cb->wire_bytes, cb->nsegs, false, now, &seq))
+	for (cls = EQDS_NCLASSES - 1; cls >= 0; cls--) {
+		if (!pump_class(t, &t->queue[cls], now, out))
 			break;
-		__skb_unlink(skb, &t->queue);
-		t->queued_bytes -= cb->wire_bytes;
-		cb->seq = seq;
-		set_header(t, skb, eqds_tx_data_flags(&t->tx), now);
-		if (cb->flags & EQDS_F_SYN)
-			eqds_count(en, EQDS_STATS_A_SYNS_SENT);
-		/* Keep a copy until acknowledged; without one, TCP recovers. */
-		copy = skb_clone(skb, GFP_ATOMIC);
-		if (copy) {
-			kfree_skb(t->inflight[eqds_tx_slot(seq)]);
-			t->inflight[eqds_tx_slot(seq)] = copy;
-		}
-		eqds_tunnel_count_packet(&t->counters, skb);
-		__skb_queue_tail(out, skb);
 	}
 
 	if (t->rts_due && t->queued_bytes && !skb_queue_len(out)) {
@@ -183,8 +194,41 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 	arm_timer(t);
 }
 
+/* New packets of one class; false if credit ran out before the queue did. */
+static bool pump_class(struct eqds_txt *t, struct sk_buff_head *q, u64 now,
+		       struct sk_buff_head *out)
+{
+	struct eqds_net *en = t->en;
+	struct sk_buff *skb, *copy;
+	u32 seq;
+
+	while ((skb = skb_peek(q))) {
+		struct eqds_skb_cb *cb = eqds_cb(skb);
+
+		if (!eqds_tx_send(&t->tx, cb->wire_bytes, cb->nsegs, false, now, &seq))
+			return false;
+		__skb_unlink(skb, q);
+		queued_add(t, -(s64)cb->wire_bytes);
+		cb->seq = seq;
+		set_header(t, skb, eqds_tx_data_flags(&t->tx), now);
+		if (cb->flags & EQDS_F_SYN)
+			eqds_count(en, EQDS_STATS_A_SYNS_SENT);
+		/* Keep a copy until acknowledged; without one, TCP recovers. */
+		copy = skb_clone(skb, GFP_ATOMIC);
+		if (copy) {
+			kfree_skb(t->inflight[eqds_tx_slot(seq)]);
+			t->inflight[eqds_tx_slot(seq)] = copy;
+		}
+		eqds_tunnel_count_packet(&t->counters, skb);
+		__skb_queue_tail(out, skb);
+	}
+	return true;
+}
+
+/* Caller holds rcu_read_lock() (the configuration), not t->lock. */
 static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 {
+	const struct eqds_config *cfg = rcu_dereference(t->en->config);
 	struct eqds_pkt hdr;
 	struct sk_buff *skb;
 
@@ -192,6 +236,13 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 		struct eqds_skb_cb *cb = eqds_cb(skb);
 		u32 len = skb->len;
 
+		/*
+		 * The uplink's qdisc sees the class, not the application's
+		 * priority (the packet is ours now); an RTS goes as a control
+		 * packet does, ahead of data.
+		 */
+		skb->priority = cb->nsegs ? cfg->classes[cb->cls].tc_priority :
+			TC_PRIO_CONTROL;
 		memset(&hdr, 0, sizeof(hdr));
 		hdr.type = EQDS_TYPE_DATA;
 		hdr.flags = cb->flags;
@@ -215,43 +266,89 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 }
 
 /*
- * TCP's own control loop needs a queue that drops or marks: tail drop when
- * full, and CE marks for ECN-capable packets once the queue is half full,
- * which ECN-capable TCP (DCTCP-style step marking) reacts to before a drop.
- * The limit counts packets as TCP hands them down, a GSO packet as one, as
- * a qdisc's packet limit does: counted in MTU-sized packets, a limit of 100
- * held two 64 KB TSO packets and made TCP lose whole bursts.
+ * The class of a captured packet: the low-latency class if its priority or
+ * its mark says so (set by the application, nftables or iptables before
+ * our hook), else the TCP-compatible class.
  */
-static bool admit(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
+static enum eqds_class classify(const struct eqds_config *cfg, const struct sk_buff *skb)
 {
-	u32 qlen = skb_queue_len(&t->queue);
+	if (cfg->ll_priority && skb->priority == cfg->ll_priority)
+		return EQDS_CLASS_LL;
+	if (cfg->ll_mark_mask && (skb->mark & cfg->ll_mark_mask) == cfg->ll_mark)
+		return EQDS_CLASS_LL;
+	return EQDS_CLASS_TCP;
+}
 
-	if (qlen >= limit)
+/*
+ * TCP's own control loop needs a queue that drops or marks: tail drop when
+ * full, and CE marks for ECN-capable packets as the queue grows, which
+ * ECN-capable TCP reacts to before a drop. Marking is RED on the
+ * instantaneous queue length (no average: the queue drains at the pull
+ * rate, and what matters to the low-latency class is the queue now): no
+ * marks below ecn_min, then with a probability rising linearly to 1 at
+ * ecn_max. The defaults (ecn_min half the limit, ecn_max = ecn_min) are
+ * DCTCP-style step marking. The limit counts packets as TCP hands them
+ * down, a GSO packet as one, as a qdisc's packet limit does: counted in
+ * MTU-sized packets, a limit of 100 held two 64 KB TSO packets and made
+ * TCP lose whole bursts.
+ */
+static bool admit(struct eqds_txt *t, struct sk_buff *skb,
+		  const struct eqds_class_config *c, struct sk_buff_head *q)
+{
+	u32 qlen = skb_queue_len(q), min, max;
+
+	if (qlen >= c->queue_limit)
 		return false;
-	if (qlen * 2 >= limit)
-		INET_ECN_set_ce(skb);
+	min = c->ecn_min ?: DIV_ROUND_UP(c->queue_limit, 2);
+	max = max(c->ecn_max, min);
+	if (qlen < min)
+		return true;
+	/* P(mark) = (qlen - min + 1) / (max - min + 1), 1 from max on. */
+	if (qlen < max &&
+	    (u32)(((u64)get_random_u32() * (max - min + 1)) >> 32) > qlen - min)
+		return true;
+	if (INET_ECN_set_ce(skb))
+		eqds_count(t->en, EQDS_STATS_A_ECN_MARKED);
 	return true;
 }
 
-static void enqueue(struct eqds_txt *t, struct sk_buff *skb, u32 limit)
+static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
+		    const struct eqds_config *cfg, enum eqds_class cls)
 {
+	struct sk_buff_head *q = &t->queue[cls];
+	u64 limit = (u64)cfg->queued_limit_kb << 10;
 	struct eqds_skb_cb *cb;
 	u32 nsegs = gso_nsegs(skb);
 	u32 bytes = wire_bytes(skb, t->peer.family, nsegs);
 
-	if (!admit(t, skb, limit)) {
+	/*
+	 * The namespace's limit is read, then added to, without a lock:
+	 * tunnels on other CPUs may overshoot it by a packet each, which is
+	 * what a bound on memory needs, and keeps one shared lock off the
+	 * packet path.
+	 */
+	if (limit && atomic64_read(&t->en->queued_bytes) + bytes > limit) {
+		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUED_LIMIT);
+		goto drop;
+	}
+	if (!admit(t, skb, &cfg->classes[cls], q)) {
 		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUE_FULL);
-		eqds_count(t->en, EQDS_STATS_A_TX_DROPS);
-		t->counters.drops++;
-		kfree_skb(skb);
-		return;
+		goto drop;
 	}
 	memset(skb->cb, 0, sizeof(skb->cb));
 	cb = eqds_cb(skb);
 	cb->nsegs = nsegs;
 	cb->wire_bytes = bytes;
-	t->queued_bytes += cb->wire_bytes;
-	__skb_queue_tail(&t->queue, skb);
+	cb->cls = cls;
+	queued_add(t, cb->wire_bytes);
+	__skb_queue_tail(q, skb);
+	if (cls == EQDS_CLASS_LL)
+		eqds_count(t->en, EQDS_STATS_A_LL_QUEUED);
+	return;
+drop:
+	eqds_count(t->en, EQDS_STATS_A_TX_DROPS);
+	t->counters.drops++;
+	kfree_skb(skb);
 }
 
 /*
@@ -273,6 +370,7 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 {
 	const struct eqds_config *cfg = rcu_dereference(en->config);
 	struct sk_buff *segs = NULL, *next;
+	enum eqds_class cls = classify(cfg, skb);
 	struct sk_buff_head out;
 	struct eqds_txt *t;
 
@@ -317,11 +415,11 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	}
 	t->last_used = jiffies;
 	if (skb) {
-		enqueue(t, skb, cfg->queue_limit);
+		enqueue(t, skb, cfg, cls);
 	} else {
 		skb_list_walk_safe(segs, skb, next) {
 			skb_mark_not_on_list(skb);
-			enqueue(t, skb, cfg->queue_limit);
+			enqueue(t, skb, cfg, cls);
 		}
 	}
 	pump(t, now_ns(), &out);
@@ -343,8 +441,8 @@ static void restart(struct eqds_txt *t, u64 now)
 		if (!skb || eqds_cb(skb)->seq != seq)
 			continue;
 		t->inflight[eqds_tx_slot(seq)] = NULL;
-		t->queued_bytes += eqds_cb(skb)->wire_bytes;
-		__skb_queue_head(&t->queue, skb);
+		queued_add(t, eqds_cb(skb)->wire_bytes);
+		__skb_queue_head(&t->queue[eqds_cb(skb)->cls], skb);
 	}
 	t->nrtx = 0;
 	eqds_tx_restart(&t->tx, now, epoch_clock());
@@ -517,9 +615,11 @@ static enum hrtimer_restart txt_timer(struct hrtimer *timer)
 void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 {
 	u32 window = cfg->window * EQDS_QUANTUM_GUESS;
+	int c;
 
 	spin_lock_init(&t->lock);
-	skb_queue_head_init(&t->queue);
+	for (c = 0; c < EQDS_NCLASSES; c++)
+		skb_queue_head_init(&t->queue[c]);
 	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	t->timer.function = txt_timer;
 	t->last_used = jiffies;
@@ -538,8 +638,11 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 void eqds_txt_purge(struct eqds_txt *t)
 {
 	u32 i;
+	int c;
 
-	__skb_queue_purge(&t->queue);
+	for (c = 0; c < EQDS_NCLASSES; c++)
+		__skb_queue_purge(&t->queue[c]);
+	queued_add(t, -(s64)t->queued_bytes);
 	for (i = 0; i < EQDS_TX_SLOTS; i++) {
 		kfree_skb(t->inflight[i]);
 		t->inflight[i] = NULL;
@@ -555,6 +658,6 @@ bool eqds_txt_idle(struct eqds_txt *t, unsigned long timeout)
 {
 	if (time_after(jiffies, t->last_heard + timeout))
 		return true;
-	return !skb_queue_len(&t->queue) && !eqds_tx_inflight(&t->tx) &&
+	return !eqds_txt_queue_len(t) && !eqds_tx_inflight(&t->tx) &&
 	       time_after(jiffies, t->last_used + timeout);
 }

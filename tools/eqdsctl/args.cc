@@ -99,6 +99,73 @@ bool is_global_option(std::string_view w)
 	throw UsageError(msg);
 }
 
+// A priority as SO_PRIORITY and tc write it: decimal, or "MAJ:MIN" in hex
+// (a tc class id, 16 bits each).
+uint32_t parse_priority(std::string_view kw, std::string_view word)
+{
+	size_t colon = word.find(':');
+	if (colon == std::string_view::npos)
+		return parse_number(kw, word, 0, UINT32_MAX);
+	auto hex16 = [&](std::string_view h) {
+		uint32_t v = 0;
+		if (h.empty() || h.size() > 4)
+			throw UsageError("set: " + std::string(kw) + ": " + quote(word) +
+					 " is not a number or a MAJ:MIN class id");
+		for (char ch : h) {
+			int d = ch >= '0' && ch <= '9'	 ? ch - '0'
+				: ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+				: ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+							 : -1;
+			if (d < 0)
+				throw UsageError("set: " + std::string(kw) + ": " + quote(word) +
+						 " is not a number or a MAJ:MIN class id");
+			v = v * 16 + static_cast<uint32_t>(d);
+		}
+		return v;
+	};
+	return hex16(word.substr(0, colon)) << 16 | hex16(word.substr(colon + 1));
+}
+
+// A mark: decimal or 0x-prefixed hex, 32 bits.
+uint32_t parse_mark(std::string_view kw, std::string_view word)
+{
+	if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
+		std::string_view h = word.substr(2);
+		uint64_t v = 0;
+		bool ok = h.size() <= 8;
+		for (char ch : h) {
+			int d = ch >= '0' && ch <= '9'	 ? ch - '0'
+				: ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+				: ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+							 : -1;
+			if (d < 0)
+				ok = false;
+			v = v * 16 + static_cast<uint64_t>(d < 0 ? 0 : d);
+		}
+		if (!ok)
+			throw UsageError("set: " + std::string(kw) + ": " + quote(word) +
+					 " is not a 32-bit mark");
+		return static_cast<uint32_t>(v);
+	}
+	return parse_number(kw, word, 0, UINT32_MAX);
+}
+
+// "ll-mark MARK[/MASK]|none": the mask defaults to all ones.
+void parse_ll_mark(Config &c, std::string_view v)
+{
+	if (v == "none") {
+		c.ll_mark = 0;
+		c.ll_mark_mask = 0;
+		return;
+	}
+	size_t slash = v.find('/');
+	c.ll_mark = parse_mark("ll-mark", v.substr(0, slash));
+	c.ll_mark_mask = slash == std::string_view::npos ? UINT32_MAX
+							 : parse_mark("ll-mark", v.substr(slash + 1));
+	if (*c.ll_mark & ~*c.ll_mark_mask)
+		throw UsageError("set: ll-mark: " + quote(v) + " has bits outside its mask");
+}
+
 void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 {
 	Config &c = req.config;
@@ -110,9 +177,12 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 	}
 	for (; i < args.size(); i += 2) {
 		const std::string &kw = args[i];
-		static const char *const keywords[] = {"port",	     "dests",	    "pull-rate",
-						       "headroom",   "mode",	    "window",
-						       "queue-limit", "idle-timeout"};
+		static const char *const keywords[] = {
+			"port",		"dests",	   "pull-rate",	     "headroom",
+			"mode",		"window",	   "queue-limit",    "idle-timeout",
+			"tcp-ecn-min",	"tcp-ecn-max",	   "tcp-tc-priority", "ll-queue-limit",
+			"ll-ecn-min",	"ll-ecn-max",	   "ll-tc-priority", "ll-priority",
+			"ll-mark",	"queued-limit"};
 		if (std::find(std::begin(keywords), std::end(keywords), kw) == std::end(keywords))
 			unexpected("set", kw);
 		if (!seen.insert(kw).second)
@@ -140,6 +210,27 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 		} else if (kw == "queue-limit") {
 			c.queue_limit =
 				parse_number(kw, v, Limits::kQueueLimitMin, Limits::kQueueLimitMax);
+		} else if (kw == "ll-queue-limit") {
+			c.ll_queue_limit =
+				parse_number(kw, v, Limits::kQueueLimitMin, Limits::kQueueLimitMax);
+		} else if (kw == "tcp-ecn-min" || kw == "tcp-ecn-max" || kw == "ll-ecn-min" ||
+			   kw == "ll-ecn-max") {
+			uint32_t n = v == "auto" ? 0 : parse_number(kw, v, 0, Limits::kQueueLimitMax);
+			(kw == "tcp-ecn-min"   ? c.tcp_ecn_min
+			 : kw == "tcp-ecn-max" ? c.tcp_ecn_max
+			 : kw == "ll-ecn-min"  ? c.ll_ecn_min
+					       : c.ll_ecn_max) = n;
+		} else if (kw == "tcp-tc-priority") {
+			c.tcp_tc_priority = parse_priority(kw, v);
+		} else if (kw == "ll-tc-priority") {
+			c.ll_tc_priority = parse_priority(kw, v);
+		} else if (kw == "ll-priority") {
+			c.ll_priority = v == "none" ? 0 : parse_priority(kw, v);
+		} else if (kw == "ll-mark") {
+			parse_ll_mark(c, v);
+		} else if (kw == "queued-limit") {
+			c.queued_limit_kb = v == "none" ? 0
+				: parse_number(kw, v, 0, Limits::kQueuedLimitKbMax, "kb");
 		} else {
 			c.idle_timeout_ms = parse_number(kw, v, Limits::kIdleTimeoutMin,
 							 Limits::kIdleTimeoutMax, "ms");
@@ -243,7 +334,11 @@ const char *short_usage()
 	return "Usage: eqdsctl [-j|--json] [-p|--pretty] [-s|--stats] [show]\n"
 	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
 	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
-	       "                   [idle-timeout MS]\n"
+	       "                   [idle-timeout MS] [queued-limit KB|none]\n"
+	       "                   [tcp-ecn-min N|auto] [tcp-ecn-max N|auto] [tcp-tc-priority PRIO]\n"
+	       "                   [ll-queue-limit N] [ll-ecn-min N|auto] [ll-ecn-max N|auto]\n"
+	       "                   [ll-tc-priority PRIO] [ll-priority PRIO|none]\n"
+	       "                   [ll-mark MARK[/MASK]|none]\n"
 	       "       eqdsctl [-j|-p] [-s] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
 	       "       eqdsctl [-j] monitor [tunnels]\n"
 	       "       eqdsctl [-j|-p] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
@@ -257,7 +352,11 @@ const char *help_text()
 	return "Usage: eqdsctl [OPTIONS] [show]\n"
 	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
 	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
-	       "                   [idle-timeout MS]\n"
+	       "                   [idle-timeout MS] [queued-limit KB|none]\n"
+	       "                   [tcp-ecn-min N|auto] [tcp-ecn-max N|auto] [tcp-tc-priority PRIO]\n"
+	       "                   [ll-queue-limit N] [ll-ecn-min N|auto] [ll-ecn-max N|auto]\n"
+	       "                   [ll-tc-priority PRIO] [ll-priority PRIO|none]\n"
+	       "                   [ll-mark MARK[/MASK]|none]\n"
 	       "       eqdsctl [OPTIONS] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
 	       "       eqdsctl [-j] monitor [tunnels]\n"
 	       "       eqdsctl [OPTIONS] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
@@ -285,6 +384,16 @@ const char *help_text()
 	       "  window N              credit window, packets, 1..65535\n"
 	       "  queue-limit N         per-destination queue, packets, 1..65535\n"
 	       "  idle-timeout MS       tunnel idle timeout, ms, 100..3600000\n"
+	       "  queued-limit KB|none  KiB queued in all tunnels together (tail drop), 0..4194304\n"
+	       "sending EQIF classes: tcp (TCP-compatible, the default) and ll (low latency,\n"
+	       "served first); queue-limit above is the tcp class's:\n"
+	       "  tcp-ecn-min N|auto    CE marks from this queue length on (auto: half the limit)\n"
+	       "  tcp-ecn-max N|auto    ... certainly from this one (auto: = min, a step)\n"
+	       "  tcp-tc-priority PRIO  skb->priority of its encapsulated packets (N or MAJ:MIN)\n"
+	       "  ll-queue-limit N      low-latency queue per destination, packets, 1..65535\n"
+	       "  ll-ecn-min, ll-ecn-max, ll-tc-priority  as for tcp\n"
+	       "  ll-priority PRIO|none packets of this skb->priority go to ll (SO_PRIORITY)\n"
+	       "  ll-mark MARK[/MASK]|none  packets with this fwmark go to ll\n"
 	       "\n"
 	       "tunnel (no privilege needed):\n"
 	       "  list [tx|rx]          every tunnel: sending (tx) and receiving (rx) sides\n"

@@ -41,6 +41,7 @@ struct Limits {
 	static constexpr uint32_t kIdleTimeoutMin = 100, kIdleTimeoutMax = 3600000;
 	static constexpr uint32_t kHeadroomMax = 50;	// percent
 	static constexpr uint32_t kPortMin = 1, kPortMax = 65535;
+	static constexpr uint32_t kQueuedLimitKbMax = 4194304;	// 4 GiB
 };
 
 // args: the words after the program name. Throws UsageError.

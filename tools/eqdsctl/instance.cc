@@ -11,7 +11,9 @@
 #include <sys/socket.h>
 
 #include <climits>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 
 namespace eqdsctl {
 
@@ -66,6 +68,10 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_CHALLENGES_SENT, "challenges_sent"},
 	{EQDS_STATS_A_FINS_SENT, "fins_sent"},
 	{EQDS_STATS_A_FINS_RCVD, "fins_rcvd"},
+	{EQDS_STATS_A_LL_QUEUED, "ll_queued"},
+	{EQDS_STATS_A_ECN_MARKED, "ecn_marked"},
+	{EQDS_STATS_A_DROP_QUEUED_LIMIT, "drop_queued_limit"},
+	{EQDS_STATS_A_QUEUED_BYTES, "queued_bytes"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such
@@ -93,6 +99,17 @@ std::optional<uint8_t> mode_from_name(std::string_view name)
 	return std::nullopt;
 }
 
+std::string format_tc_priority(uint32_t prio)
+{
+	char buf[32];
+
+	if (prio >> 16)
+		snprintf(buf, sizeof(buf), "%x:%x", prio >> 16, prio & 0xffff);
+	else
+		snprintf(buf, sizeof(buf), "%u", prio);
+	return buf;
+}
+
 std::string mode_string(uint8_t mode)
 {
 	const char *name = mode_name(mode);
@@ -117,6 +134,25 @@ nla_policy of_type(uint16_t type)
 	return p;
 }
 
+constexpr int kClassAttrs[] = {
+	EQDS_A_TCP_ECN_MIN,    EQDS_A_TCP_ECN_MAX,    EQDS_A_TCP_TC_PRIORITY,
+	EQDS_A_LL_QUEUE_LIMIT, EQDS_A_LL_ECN_MIN,     EQDS_A_LL_ECN_MAX,
+	EQDS_A_LL_TC_PRIORITY, EQDS_A_LL_PRIORITY,    EQDS_A_LL_MARK,
+	EQDS_A_LL_MARK_MASK,   EQDS_A_QUEUED_LIMIT,
+};
+
+// The class settings by attribute, in the order of kClassAttrs.
+std::optional<uint32_t> *class_field(Config &c, size_t k)
+{
+	std::optional<uint32_t> *f[] = {
+		&c.tcp_ecn_min,	   &c.tcp_ecn_max, &c.tcp_tc_priority, &c.ll_queue_limit,
+		&c.ll_ecn_min,	   &c.ll_ecn_max,  &c.ll_tc_priority,  &c.ll_priority,
+		&c.ll_mark,	   &c.ll_mark_mask, &c.queued_limit_kb,
+	};
+	static_assert(sizeof(f) / sizeof(f[0]) == sizeof(kClassAttrs) / sizeof(kClassAttrs[0]));
+	return f[k];
+}
+
 struct Policies {
 	nla_policy top[EQDS_A_MAX + 1] = {};
 	nla_policy dest[EQDS_DEST_A_MAX + 1] = {};
@@ -134,6 +170,8 @@ struct Policies {
 		top[EQDS_A_IDLE_TIMEOUT] = fixed(NLA_U32, 4);
 		top[EQDS_A_STATS] = of_type(NLA_NESTED);
 		top[EQDS_A_HEADROOM] = fixed(NLA_U8, 1);
+		for (int a : kClassAttrs)
+			top[a] = fixed(NLA_U32, 4);
 
 		dest[EQDS_DEST_A_FAMILY] = fixed(NLA_U16, 2);
 		dest[EQDS_DEST_A_ADDR] = of_type(NLA_UNSPEC);
@@ -244,6 +282,9 @@ Instance parse_instance_attrs(const void *attrs, size_t len)
 		c.queue_limit = get<uint32_t>(tb[EQDS_A_QUEUE_LIMIT]);
 	if (tb[EQDS_A_IDLE_TIMEOUT])
 		c.idle_timeout_ms = get<uint32_t>(tb[EQDS_A_IDLE_TIMEOUT]);
+	for (size_t k = 0; k < std::size(kClassAttrs); k++)
+		if (tb[kClassAttrs[k]])
+			*class_field(c, k) = get<uint32_t>(tb[kClassAttrs[k]]);
 	if (tb[EQDS_A_STATS]) {
 		std::vector<nlattr *> st;
 		parse(st, EQDS_STATS_A_MAX, payload(tb[EQDS_A_STATS]),
@@ -321,6 +362,10 @@ void put_config_attrs(nl_msg *msg, const Config &cfg)
 		check(nla_put_u32(msg, EQDS_A_QUEUE_LIMIT, *cfg.queue_limit));
 	if (cfg.idle_timeout_ms)
 		check(nla_put_u32(msg, EQDS_A_IDLE_TIMEOUT, *cfg.idle_timeout_ms));
+	Config copy = cfg;
+	for (size_t k = 0; k < std::size(kClassAttrs); k++)
+		if (const auto &v = *class_field(copy, k))
+			check(nla_put_u32(msg, kClassAttrs[k], *v));
 }
 
 } // namespace eqdsctl

@@ -32,11 +32,25 @@ struct Config {
 	std::optional<uint32_t> window;
 	std::optional<uint32_t> queue_limit;
 	std::optional<uint32_t> idle_timeout_ms;
+	// Sending EQIF classes (queue_limit above is the TCP class's limit).
+	// ECN thresholds: 0 = automatic (min: half the limit; max: min).
+	std::optional<uint32_t> tcp_ecn_min, tcp_ecn_max, tcp_tc_priority;
+	std::optional<uint32_t> ll_queue_limit, ll_ecn_min, ll_ecn_max, ll_tc_priority;
+	std::optional<uint32_t> ll_priority;		// 0: none
+	std::optional<uint32_t> ll_mark, ll_mark_mask;	// mask 0: none
+	std::optional<uint32_t> queued_limit_kb;	// 0: no limit
+
+	bool classes_empty() const
+	{
+		return !tcp_ecn_min && !tcp_ecn_max && !tcp_tc_priority && !ll_queue_limit &&
+		       !ll_ecn_min && !ll_ecn_max && !ll_tc_priority && !ll_priority &&
+		       !ll_mark && !ll_mark_mask && !queued_limit_kb;
+	}
 
 	bool empty() const
 	{
 		return !port && !dests && !pull_rate_mbit && !headroom && !mode &&
-		       !window && !queue_limit && !idle_timeout_ms;
+		       !window && !queue_limit && !idle_timeout_ms && classes_empty();
 	}
 };
 
@@ -53,6 +67,10 @@ struct StatInfo {
 	const char *name;	// "tx_packets"
 };
 extern const std::vector<StatInfo> kStats;
+
+// A tc priority (skb->priority) as tc writes class ids: "MAJ:MIN" in hex
+// when the major is set, else decimal.
+std::string format_tc_priority(uint32_t prio);
 
 // Start modes by name: "rts", "burst".
 const char *mode_name(uint8_t mode);			// nullptr if unknown

@@ -3,6 +3,7 @@
 
 #include "json.h"
 
+#include <cstdio>
 #include <string>
 
 namespace eqdsctl {
@@ -77,6 +78,10 @@ const Shown kLayout[] = {
 	{"drops", "drop_ctrl", "ctrl"},
 	{"drops", "drop_tunnel_rate", "tunnel-rate"},
 	{"drops", "drop_epoch", "epoch"},
+	{"drops", "drop_queued_limit", "queued-limit"},
+	{"classes", "ll_queued", "ll-queued"},
+	{"classes", "ecn_marked", "ecn-marked"},
+	{"classes", "queued_bytes", "queued-bytes"},
 };
 
 // Lines longer than this wrap, continuing under the group's first item.
@@ -113,6 +118,51 @@ void print_stats(std::ostream &out, const Instance &inst)
 	}
 }
 
+std::string threshold(uint32_t v)
+{
+	return v ? std::to_string(v) : std::string("auto");
+}
+
+// The classes, one line each, in the words "set" takes; a line only for
+// what the kernel sent.
+void print_classes(std::ostream &out, const Config &c)
+{
+	std::string tcp, ll;
+	auto item = [](std::string &line, const std::string &s) { line += "  " + s; };
+
+	if (c.tcp_ecn_min)
+		item(tcp, "ecn-min " + threshold(*c.tcp_ecn_min));
+	if (c.tcp_ecn_max)
+		item(tcp, "ecn-max " + threshold(*c.tcp_ecn_max));
+	if (c.tcp_tc_priority)
+		item(tcp, "tc-priority " + format_tc_priority(*c.tcp_tc_priority));
+	if (!tcp.empty())
+		out << "  class tcp:" << tcp << "\n";
+	if (c.ll_queue_limit)
+		item(ll, "queue-limit " + std::to_string(*c.ll_queue_limit));
+	if (c.ll_ecn_min)
+		item(ll, "ecn-min " + threshold(*c.ll_ecn_min));
+	if (c.ll_ecn_max)
+		item(ll, "ecn-max " + threshold(*c.ll_ecn_max));
+	if (c.ll_tc_priority)
+		item(ll, "tc-priority " + format_tc_priority(*c.ll_tc_priority));
+	if (c.ll_priority)
+		item(ll, "priority " + (*c.ll_priority ? format_tc_priority(*c.ll_priority)
+						       : std::string("none")));
+	if (c.ll_mark && c.ll_mark_mask) {
+		char buf[40];
+		snprintf(buf, sizeof(buf), "0x%x/0x%x", *c.ll_mark, *c.ll_mark_mask);
+		item(ll, std::string("mark ") + (*c.ll_mark_mask ? buf : "none"));
+	}
+	if (!ll.empty())
+		out << "  class ll:" << ll << "\n";
+	if (c.queued_limit_kb)
+		out << "  queued-limit "
+		    << (*c.queued_limit_kb ? std::to_string(*c.queued_limit_kb) + "kb"
+					   : std::string("none"))
+		    << "\n";
+}
+
 } // namespace
 
 void print_text(std::ostream &out, const Instance &inst, bool stats)
@@ -146,6 +196,8 @@ void print_text(std::ostream &out, const Instance &inst, bool stats)
 		item("idle-timeout " + std::to_string(*c.idle_timeout_ms) + "ms");
 	if (!line.empty())
 		out << line << "\n";
+
+	print_classes(out, c);
 
 	if (c.dests) {
 		out << "  dests";
@@ -198,6 +250,28 @@ void print_json(std::ostream &out, const Instance &inst, bool pretty)
 	} else {
 		w.null();
 	}
+	// Class settings as the kernel sent them (0 thresholds: automatic).
+	w.key("classes");
+	w.begin_object();
+	w.key("tcp");
+	w.begin_object();
+	u("queue_limit", c.queue_limit);
+	u("ecn_min", c.tcp_ecn_min);
+	u("ecn_max", c.tcp_ecn_max);
+	u("tc_priority", c.tcp_tc_priority);
+	w.end_object();
+	w.key("ll");
+	w.begin_object();
+	u("queue_limit", c.ll_queue_limit);
+	u("ecn_min", c.ll_ecn_min);
+	u("ecn_max", c.ll_ecn_max);
+	u("tc_priority", c.ll_tc_priority);
+	u("priority", c.ll_priority);
+	u("mark", c.ll_mark);
+	u("mark_mask", c.ll_mark_mask);
+	w.end_object();
+	w.end_object();
+	u("queued_limit_kb", c.queued_limit_kb);
 	w.key("stats");
 	w.begin_object();
 	for (const StatInfo &s : kStats) {

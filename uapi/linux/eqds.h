@@ -45,6 +45,10 @@
 #define EQDS_DEFAULT_IDLE_TIMEOUT_MS	10000
 #define EQDS_DEFAULT_HEADROOM		5	/* percent of the link speed */
 #define EQDS_MAX_DESTS			64	/* prefixes per namespace */
+#define EQDS_DEFAULT_LL_QUEUE_LIMIT	16	/* packets per destination, low-latency class */
+#define EQDS_DEFAULT_LL_PRIORITY	6	/* TC_PRIO_INTERACTIVE: IP_TOS lowdelay */
+#define EQDS_DEFAULT_LL_TC_PRIORITY	6	/* TC_PRIO_INTERACTIVE: band 0 of prio */
+#define EQDS_DEFAULT_QUEUED_LIMIT_KB	65536	/* all queues of a namespace, KiB */
 
 /* Accepted ranges (inclusive) of the configuration attributes. */
 #define EQDS_WINDOW_MIN			1
@@ -54,6 +58,7 @@
 #define EQDS_IDLE_TIMEOUT_MIN		100
 #define EQDS_IDLE_TIMEOUT_MAX		3600000
 #define EQDS_HEADROOM_MAX		50
+#define EQDS_QUEUED_LIMIT_KB_MAX	4194304	/* 4 GiB */
 
 enum eqds_cmd {
 	EQDS_CMD_UNSPEC,
@@ -96,6 +101,25 @@ enum eqds_attr {
 	EQDS_A_STATS,		/* nest of EQDS_STATS_A_* (read only) */
 	EQDS_A_HEADROOM,	/* u8: percent of the link speed left unpulled, 0..50 */
 	EQDS_A_TUNNEL,		/* nest of EQDS_TUNNEL_A_*: one tunnel */
+	/*
+	 * Sending EQIF classes (Documentation/eqds.rst, "Sending EQIF
+	 * classes"). The TCP-compatible class takes what the low-latency (ll)
+	 * class does not match; its queue limit is EQDS_A_QUEUE_LIMIT.
+	 * ECN thresholds are queue lengths in packets: CE marks with a
+	 * probability rising from 0 at ECN_MIN to 1 at ECN_MAX; 0 for MIN is
+	 * half the class's queue limit, 0 for MAX is MIN (step marking).
+	 */
+	EQDS_A_TCP_ECN_MIN,	/* u32: packets, 0..queue limit, 0 = half the limit */
+	EQDS_A_TCP_ECN_MAX,	/* u32: packets, 0..queue limit, 0 = ECN_MIN */
+	EQDS_A_TCP_TC_PRIORITY,	/* u32: skb->priority of its encapsulated packets */
+	EQDS_A_LL_QUEUE_LIMIT,	/* u32: low-latency queue, packets, 1..65535 */
+	EQDS_A_LL_ECN_MIN,	/* u32: as EQDS_A_TCP_ECN_MIN */
+	EQDS_A_LL_ECN_MAX,	/* u32: as EQDS_A_TCP_ECN_MAX */
+	EQDS_A_LL_TC_PRIORITY,	/* u32: skb->priority of its encapsulated packets */
+	EQDS_A_LL_PRIORITY,	/* u32: skb->priority that selects ll; 0 = none */
+	EQDS_A_LL_MARK,		/* u32: skb->mark value that selects ll ... */
+	EQDS_A_LL_MARK_MASK,	/* u32: ... under this mask; 0 = mark not used */
+	EQDS_A_QUEUED_LIMIT,	/* u32: KiB queued in all tunnels of the ns; 0 = none */
 	/*
 	 * Receiver sharing policy (Documentation/policy.rst): array of
 	 * EQDS_POLICY_A_* nests, types 1..n, replacing the whole list (an
@@ -213,6 +237,10 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_CHALLENGES_SENT,	/* rx: acks for the tunnel's epoch, answering those */
 	EQDS_STATS_A_FINS_SENT,		/* tx: FINs disowning an epoch we left */
 	EQDS_STATS_A_FINS_RCVD,		/* rx: FINs that disowned a tunnel's epoch */
+	EQDS_STATS_A_LL_QUEUED,		/* tx: packets queued in the low-latency class */
+	EQDS_STATS_A_ECN_MARKED,	/* tx: packets CE-marked at an EQIF queue */
+	EQDS_STATS_A_DROP_QUEUED_LIMIT,	/* tx: tail drop, namespace's queued bytes limit */
+	EQDS_STATS_A_QUEUED_BYTES,	/* tx: wire bytes queued in all tunnels now (gauge) */
 	__EQDS_STATS_A_MAX
 };
 

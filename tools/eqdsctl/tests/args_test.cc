@@ -100,6 +100,38 @@ TEST(Args, SetEverything)
 	EXPECT_EQ(c.idle_timeout_ms, 250u);
 }
 
+TEST(Args, SetClasses)
+{
+	Request r = parse_args({"set", "tcp-ecn-min", "30", "tcp-ecn-max", "auto",
+				"tcp-tc-priority", "1:10", "ll-queue-limit", "8", "ll-ecn-min", "2",
+				"ll-ecn-max", "6", "ll-tc-priority", "6", "ll-priority", "none",
+				"ll-mark", "0x100/0xff00", "queued-limit", "1024kb"});
+	const Config &c = r.config;
+	EXPECT_EQ(c.tcp_ecn_min, 30u);
+	EXPECT_EQ(c.tcp_ecn_max, 0u);
+	EXPECT_EQ(c.tcp_tc_priority, 0x10010u);
+	EXPECT_EQ(c.ll_queue_limit, 8u);
+	EXPECT_EQ(c.ll_ecn_min, 2u);
+	EXPECT_EQ(c.ll_ecn_max, 6u);
+	EXPECT_EQ(c.ll_tc_priority, 6u);
+	EXPECT_EQ(c.ll_priority, 0u);
+	EXPECT_EQ(c.ll_mark, 0x100u);
+	EXPECT_EQ(c.ll_mark_mask, 0xff00u);
+	EXPECT_EQ(c.queued_limit_kb, 1024u);
+	EXPECT_EQ(parse_args({"set", "ll-mark", "5"}).config.ll_mark_mask, 0xffffffffu);
+	EXPECT_EQ(parse_args({"set", "ll-mark", "none"}).config.ll_mark_mask, 0u);
+	EXPECT_EQ(parse_args({"set", "queued-limit", "none"}).config.queued_limit_kb, 0u);
+	EXPECT_EQ(parse_args({"set", "ll-priority", "ffff:ffff"}).config.ll_priority, 0xffffffffu);
+	EXPECT_EQ(usage_error({"set", "ll-mark", "0x3/0x1"}),
+		  "set: ll-mark: '0x3/0x1' has bits outside its mask");
+	EXPECT_NE(usage_error({"set", "ll-tc-priority", "1:10000"}), "(no error)");
+	EXPECT_NE(usage_error({"set", "ll-tc-priority", "x:1"}), "(no error)");
+	EXPECT_NE(usage_error({"set", "ll-mark", "0x1g"}), "(no error)");
+	EXPECT_NE(usage_error({"set", "ll-mark", "0x123456789"}), "(no error)");
+	EXPECT_NE(usage_error({"set", "ll-queue-limit", "0"}), "(no error)");
+	EXPECT_NE(usage_error({"set", "queued-limit", "4194305"}), "(no error)");
+}
+
 TEST(Args, SetOnlyWhatIsGiven)
 {
 	Request r = parse_args({"set", "mode", "rts"});

@@ -383,6 +383,35 @@ TEST(SetRequest, RoundTripsEveryField)
 	EXPECT_EQ(back.config.idle_timeout_ms, 3600000u);
 }
 
+TEST(SetRequest, RoundTripsTheClasses)
+{
+	Config c;
+	c.tcp_ecn_min = 0;	// 0 ("auto") is sent, not dropped
+	c.tcp_ecn_max = 2;
+	c.tcp_tc_priority = 0x10010;
+	c.ll_queue_limit = 3;
+	c.ll_ecn_min = 4;
+	c.ll_ecn_max = 5;
+	c.ll_tc_priority = 6;
+	c.ll_priority = 7;
+	c.ll_mark = 8;
+	c.ll_mark_mask = 9;
+	c.queued_limit_kb = 10;
+	Config b = parse(put(c)).config;
+	EXPECT_EQ(b.tcp_ecn_min, 0u);
+	EXPECT_EQ(b.tcp_ecn_max, 2u);
+	EXPECT_EQ(b.tcp_tc_priority, 0x10010u);
+	EXPECT_EQ(b.ll_queue_limit, 3u);
+	EXPECT_EQ(b.ll_ecn_min, 4u);
+	EXPECT_EQ(b.ll_ecn_max, 5u);
+	EXPECT_EQ(b.ll_tc_priority, 6u);
+	EXPECT_EQ(b.ll_priority, 7u);
+	EXPECT_EQ(b.ll_mark, 8u);
+	EXPECT_EQ(b.ll_mark_mask, 9u);
+	EXPECT_EQ(b.queued_limit_kb, 10u);
+	EXPECT_FALSE(b.port);
+}
+
 TEST(SetRequest, DestsNoneSendsAnEmptyNest)
 {
 	Config c;

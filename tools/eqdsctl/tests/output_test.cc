@@ -74,7 +74,8 @@ TEST(Text, WithStats)
 		  "  reorder: held 23  late 24  skipped 25\n"
 		  "  drops: queue-full 28  nomem 29  noroute 30  tunnel-limit 38  no-socket 39\n"
 		  "         xmit 40  decode 31  inner 32  unknown 33  dup 34  window 35  stale 36\n"
-		"         segs 37  peer 41  ctrl 42  tunnel-rate 43  epoch 44\n");
+		"         segs 37  peer 41  ctrl 42  tunnel-rate 43  epoch 44  queued-limit 50\n"
+		"  classes: ll-queued 48  ecn-marked 49  queued-bytes 51\n");
 }
 
 TEST(Text, EveryCounterIsShownOnce)
@@ -130,12 +131,17 @@ TEST(Json, Defaults)
 		"{\"version\":\"0.1.0\",\"port\":6666,\"mode\":\"rts\",\"pull_rate_mbit\":0,"
 		"\"headroom\":5,\"window\":150,\"queue_limit\":100,\"idle_timeout_ms\":10000,"
 		"\"dests\":[\"10.0.0.0/24\",\"fd00::/64\"],"
+		"\"classes\":{\"tcp\":{\"queue_limit\":100,\"ecn_min\":null,\"ecn_max\":null,"
+		"\"tc_priority\":null},\"ll\":{\"queue_limit\":null,\"ecn_min\":null,"
+		"\"ecn_max\":null,\"tc_priority\":null,\"priority\":null,\"mark\":null,"
+		"\"mark_mask\":null}},\"queued_limit_kb\":null,"
 		"\"stats\":{\"tx_packets\":0,\"tx_bytes\":1,\"rx_packets\":2,\"rx_bytes\":3,"
 		"\"pulls_sent\":4,\"pulls_rcvd\":5,\"tunnels\":6,\"rx_drops\":7,\"tx_drops\":8,"
 		"\"tunnels_created\":9,";
 	const std::string tail = ",\"drop_xmit\":40,\"drop_peer\":41,\"drop_ctrl\":42,"
 				 "\"drop_tunnel_rate\":43,\"drop_epoch\":44,\"challenges_sent\":45,"
-				 "\"fins_sent\":46,\"fins_rcvd\":47}}\n";
+				 "\"fins_sent\":46,\"fins_rcvd\":47,\"ll_queued\":48,"
+				 "\"ecn_marked\":49,\"drop_queued_limit\":50,\"queued_bytes\":51}}\n";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
@@ -157,14 +163,39 @@ TEST(Json, MissingValuesAreNullAndStatsAlwaysPresent)
 	const std::string head =
 		"{\"version\":\"v\\\"1\",\"port\":null,\"mode\":null,\"pull_rate_mbit\":null,"
 		"\"headroom\":null,\"window\":null,\"queue_limit\":null,\"idle_timeout_ms\":null,\"dests\":[],"
-		"\"stats\":{\"tx_packets\":null,";
+		"\"classes\":{\"tcp\":{\"queue_limit\":null,";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	size_t nulls = 0;
 	for (size_t at = s.find(":null"); at != std::string::npos; at = s.find(":null", at + 1))
 		nulls++;
-	EXPECT_EQ(nulls, 7 + kStats.size());
+	EXPECT_EQ(nulls, 7 + 12 + kStats.size());	// 12: the classes' settings
 	EXPECT_NE(json(Instance{}).find("\"version\":null,"), std::string::npos);
 	EXPECT_NE(json(Instance{}).find("\"dests\":null,"), std::string::npos);
+}
+
+TEST(Text, Classes)
+{
+	Instance i;
+	i.config.tcp_ecn_min = 0;
+	i.config.tcp_ecn_max = 80;
+	i.config.tcp_tc_priority = 0x10010;
+	i.config.ll_queue_limit = 16;
+	i.config.ll_ecn_min = 4;
+	i.config.ll_ecn_max = 0;
+	i.config.ll_tc_priority = 6;
+	i.config.ll_priority = 0;
+	i.config.ll_mark = 1;
+	i.config.ll_mark_mask = 0xff;
+	i.config.queued_limit_kb = 65536;
+	EXPECT_EQ(text(i, false),
+		  "eqds: version unknown\n"
+		  "  class tcp:  ecn-min auto  ecn-max 80  tc-priority 1:10\n"
+		  "  class ll:  queue-limit 16  ecn-min 4  ecn-max auto  tc-priority 6  priority none"
+		  "  mark 0x1/0xff\n"
+		  "  queued-limit 65536kb\n");
+	i.config.ll_mark_mask = 0;
+	i.config.queued_limit_kb = 0;
+	EXPECT_NE(text(i, false).find("mark none\n  queued-limit none\n"), std::string::npos);
 }
 
 TEST(Json, LargeCountersAreExact)
@@ -180,7 +211,7 @@ TEST(Json, Pretty)
 	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
 	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
 		  std::string::npos);
-	const std::string tail = "    \"fins_rcvd\": 47\n  }\n}\n";
+	const std::string tail = "    \"queued_bytes\": 51\n  }\n}\n";
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
 }
