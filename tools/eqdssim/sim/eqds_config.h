@@ -32,11 +32,11 @@ struct EqdsConfig {
 	SimTime pacer_min_interval = 10 * kUs;		// EQDS_PACER_MIN_NS
 	SimTime pacer_late = 1 * kMs;			// EQDS_PACER_LATE_NS
 	uint32_t grants_per_run = 16;			// EQDS_GRANTS_PER_RUN
-	uint32_t pull_rate_percent = 95;		// link speed less 5%
+	uint32_t pull_rate_percent = 100 - EQDS_DEFAULT_HEADROOM;	// uapi default
 	// kmod/tx_tunnel.c, kmod/tunnel.h
 	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
 	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
-	uint32_t rtx_max = 16;				// EQDS_RTX_MAX
+	uint32_t rtx_max = 32;				// EQDS_RTX_MAX (kmod/tunnel.h)
 	// kmod/rx_tunnel.c
 	SimTime reorder_timeout = 16 * kMs;		// EQDS_REORDER_TIMEOUT_NS
 	uint32_t nack_burst = 8;			// EQDS_NACK_BURST
