@@ -16,32 +16,18 @@ std::string quote(std::string_view s)
 	return "'" + std::string(s) + "'";
 }
 
-// Strict unsigned decimal: digits only (no sign, space, hex), optionally
-// followed by exactly `suffix`; in [min, max].
 uint32_t parse_number(std::string_view kw, std::string_view word, uint64_t min, uint64_t max,
 		      std::string_view suffix = {})
 {
-	std::string_view digits = word;
-	if (!suffix.empty() && digits.size() > suffix.size() &&
-	    digits.substr(digits.size() - suffix.size()) == suffix)
-		digits.remove_suffix(suffix.size());
+	return parse_uint("set", kw, word, min, max, suffix);
+}
 
-	bool ok = !digits.empty() && digits.size() <= 10;
-	uint64_t v = 0;
-	for (char c : digits) {
-		if (c < '0' || c > '9') {
-			ok = false;
-			break;
-		}
-		v = v * 10 + static_cast<uint64_t>(c - '0');
-	}
-	std::string range = std::to_string(min) + ".." + std::to_string(max);
-	if (!ok)
-		throw UsageError("set: " + std::string(kw) + ": " + quote(word) +
-				 " is not a number in " + range);
-	if (v < min || v > max)
-		throw UsageError("set: " + std::string(kw) + ": " + quote(word) + " is not in " + range);
-	return static_cast<uint32_t>(v);
+// A hex digit's value, or -1.
+int hex_digit(char ch)
+{
+	return ch >= '0' && ch <= '9' ? ch - '0'
+	       : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+	       : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
 }
 
 std::vector<Prefix> parse_dests(std::string_view word)
@@ -112,10 +98,7 @@ uint32_t parse_priority(std::string_view kw, std::string_view word)
 			throw UsageError("set: " + std::string(kw) + ": " + quote(word) +
 					 " is not a number or a MAJ:MIN class id");
 		for (char ch : h) {
-			int d = ch >= '0' && ch <= '9'	 ? ch - '0'
-				: ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-				: ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
-							 : -1;
+			int d = hex_digit(ch);
 			if (d < 0)
 				throw UsageError("set: " + std::string(kw) + ": " + quote(word) +
 						 " is not a number or a MAJ:MIN class id");
@@ -134,10 +117,7 @@ uint32_t parse_mark(std::string_view kw, std::string_view word)
 		uint64_t v = 0;
 		bool ok = h.size() <= 8;
 		for (char ch : h) {
-			int d = ch >= '0' && ch <= '9'	 ? ch - '0'
-				: ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-				: ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
-							 : -1;
+			int d = hex_digit(ch);
 			if (d < 0)
 				ok = false;
 			v = v * 16 + static_cast<uint64_t>(d < 0 ? 0 : d);
@@ -283,6 +263,34 @@ void parse_option(Request &req, const std::string &w)
 }
 
 } // namespace
+
+uint32_t parse_uint(std::string_view cmd, std::string_view kw, std::string_view word,
+		    uint64_t min, uint64_t max, std::string_view suffix)
+{
+	std::string_view digits = word;
+	if (!suffix.empty() && digits.size() > suffix.size() &&
+	    digits.substr(digits.size() - suffix.size()) == suffix)
+		digits.remove_suffix(suffix.size());
+
+	bool ok = !digits.empty() && digits.size() <= 10;
+	uint64_t v = 0;
+	for (char c : digits) {
+		if (c < '0' || c > '9') {
+			ok = false;
+			break;
+		}
+		v = v * 10 + static_cast<uint64_t>(c - '0');
+	}
+	std::string range = std::to_string(min) + ".." + std::to_string(max);
+	if (!ok)
+		throw UsageError(std::string(cmd) + ": " + std::string(kw) + ": " + quote(word) +
+				 " is not a number in " + range);
+	if (v < min || v > max)
+		throw UsageError(std::string(cmd) + ": " + std::string(kw) + ": " + quote(word) +
+				 " is not in " + range);
+	return static_cast<uint32_t>(v);
+}
+
 
 Request parse_args(const std::vector<std::string> &args)
 {

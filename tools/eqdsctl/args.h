@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace eqdsctl {
@@ -43,6 +44,12 @@ struct Limits {
 	static constexpr uint32_t kPortMin = 1, kPortMax = 65535;
 	static constexpr uint32_t kQueuedLimitKbMax = 4194304;	// 4 GiB
 };
+
+// Strict unsigned decimal: digits only (no sign, space, hex), optionally
+// followed by exactly suffix ("mbit"), in [min, max]; else a UsageError
+// naming cmd ("set", "policy add"), kw and the range.
+uint32_t parse_uint(std::string_view cmd, std::string_view kw, std::string_view word,
+		    uint64_t min, uint64_t max, std::string_view suffix = {});
 
 // args: the words after the program name. Throws UsageError.
 Request parse_args(const std::vector<std::string> &args);

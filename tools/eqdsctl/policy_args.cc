@@ -13,29 +13,6 @@ std::string quote(std::string_view s)
 	return "'" + std::string(s) + "'";
 }
 
-// Strict decimal in [min, max], optionally followed by suffix ("mbit").
-uint32_t number(const std::string &cmd, std::string_view kw, std::string_view word,
-		uint32_t min, uint32_t max, std::string_view suffix = {})
-{
-	std::string_view digits = word;
-	uint64_t v = 0;
-
-	if (!suffix.empty() && digits.size() > suffix.size() &&
-	    digits.substr(digits.size() - suffix.size()) == suffix)
-		digits.remove_suffix(suffix.size());
-	bool ok = !digits.empty() && digits.size() <= 10;
-	for (char c : digits) {
-		ok = ok && c >= '0' && c <= '9';
-		if (ok)
-			v = v * 10 + static_cast<uint64_t>(c - '0');
-	}
-	if (!ok || v < min || v > max)
-		throw UsageError(cmd + ": " + std::string(kw) + ": " + quote(word) +
-				 " is not a number in " + std::to_string(min) + ".." +
-				 std::to_string(max));
-	return static_cast<uint32_t>(v);
-}
-
 Prefix prefix(const std::string &cmd, const std::string &word)
 {
 	try {
@@ -90,13 +67,13 @@ void parse_policy_args(Request &req, const std::vector<std::string> &args, size_
 		p.rule.prefix = prefix("policy add", args[i]);
 		pairs("policy add", args, i + 1, [&](const std::string &kw, const std::string &v) {
 			if (kw == "weight")
-				p.rule.weight = number("policy add", kw, v, 1, EQDS_WEIGHT_MAX);
+				p.rule.weight = parse_uint("policy add", kw, v, 1, EQDS_WEIGHT_MAX);
 			else if (kw == "prio")
 				p.rule.prio = static_cast<uint8_t>(
-					number("policy add", kw, v, 0, EQDS_PRIO_MAX));
+					parse_uint("policy add", kw, v, 0, EQDS_PRIO_MAX));
 			else if (kw == "rate")
 				p.rule.rate_mbit = v == "none" ? 0 :
-					number("policy add", kw, v, 0, UINT32_MAX, "mbit");
+					parse_uint("policy add", kw, v, 0, UINT32_MAX, "mbit");
 			else
 				return false;
 			return true;
@@ -140,13 +117,13 @@ void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t
 	pairs("bound", args, i, [&](const std::string &kw, const std::string &v) {
 		if (kw == "pull-rate")
 			p.bound.pull_rate_mbit = v == "none" ? 0 :
-				number("bound", kw, v, 0, UINT32_MAX, "mbit");
+				parse_uint("bound", kw, v, 0, UINT32_MAX, "mbit");
 		else if (kw == "max-weight")
 			p.bound.max_weight = v == "none" ? 0 :
-				number("bound", kw, v, 0, EQDS_WEIGHT_MAX);
+				parse_uint("bound", kw, v, 0, EQDS_WEIGHT_MAX);
 		else if (kw == "min-prio")
 			p.bound.min_prio = static_cast<uint8_t>(
-				number("bound", kw, v, 0, EQDS_PRIO_MAX));
+				parse_uint("bound", kw, v, 0, EQDS_PRIO_MAX));
 		else
 			return false;
 		return true;
