@@ -1,25 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "args.h"
 
+#include "usage_error.h"
+
 #include <gtest/gtest.h>
 #include <linux/eqds.h>
 #include <sys/socket.h>
 
 using namespace eqdsctl;
+using eqdsctl::test::usage_error;
 
 namespace {
 
 using Args = std::vector<std::string>;
-
-std::string usage_error(const Args &args)
-{
-	try {
-		parse_args(args);
-	} catch (const UsageError &e) {
-		return e.what();
-	}
-	return "(no error)";
-}
 
 } // namespace
 

@@ -7,6 +7,8 @@
 
 #include "attr_builder.h"
 
+#include "usage_error.h"
+
 #include <gtest/gtest.h>
 #include <linux/eqds.h>
 #include <sys/socket.h>
@@ -14,21 +16,12 @@
 #include <sstream>
 
 using namespace eqdsctl;
+using eqdsctl::test::usage_error;
 using eqdsctl::test::Attrs;
 
 namespace {
 
 using Args = std::vector<std::string>;
-
-std::string usage_error(const Args &args)
-{
-	try {
-		parse_args(args);
-	} catch (const UsageError &e) {
-		return e.what();
-	}
-	return "(no error)";
-}
 
 Attrs rule(std::vector<uint8_t> addr, uint8_t len, uint32_t weight, uint8_t prio, uint32_t rate)
 {

@@ -7,6 +7,7 @@
 #include "attr_builder.h"
 #include "instance.h"
 #include "tunnel_output.h"
+#include "usage_error.h"
 
 #include <gtest/gtest.h>
 #include <linux/eqds.h>
@@ -24,6 +25,7 @@
 
 using namespace eqdsctl;
 using eqdsctl::test::Attrs;
+using eqdsctl::test::usage_error;
 
 namespace {
 
@@ -143,16 +145,6 @@ std::string json(const Tunnel &t)
 Request args(std::vector<std::string> a)
 {
 	return parse_args(a);
-}
-
-std::string usage_error(std::vector<std::string> a)
-{
-	try {
-		parse_args(a);
-	} catch (const UsageError &e) {
-		return e.what();
-	}
-	return "(no error)";
 }
 
 } // namespace
