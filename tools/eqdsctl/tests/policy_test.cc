@@ -21,8 +21,6 @@ using eqdsctl::test::Attrs;
 
 namespace {
 
-using Args = std::vector<std::string>;
-
 Attrs rule(std::vector<uint8_t> addr, uint8_t len, uint32_t weight, uint8_t prio, uint32_t rate)
 {
 	Attrs r;
