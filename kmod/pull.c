@@ -165,17 +165,14 @@ static u32 max_burst(u64 bps)
  * to 1/64 of the rate below. Off by default: it takes sched_lock for every
  * data packet, and it has run in the simulator, not yet in the selftests.
  */
-static bool core_cc;
-module_param(core_cc, bool, 0444);
+bool eqds_core_cc;
+module_param_named(core_cc, eqds_core_cc, bool, 0444);
 MODULE_PARM_DESC(core_cc, "Lower the pull rate on CE-marked data (core congestion); default off");
 
-void eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce)
+void __eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce)
 {
-	u64 now;
+	u64 now = ktime_get_ns();
 
-	if (!core_cc)
-		return;
-	now = ktime_get_ns();
 	spin_lock_bh(&en->sched_lock);
 	if (eqds_cc_data(&en->cc, bytes, ce, now))
 		eqds_sched_set_rate(&en->sched, eqds_cc_rate(&en->cc), now);
@@ -204,7 +201,8 @@ static void update_rate(struct eqds_net *en)
 	spin_lock_bh(&en->sched_lock);
 	en->link_rate_bps = bps;
 	eqds_cc_set_max(&en->cc, bps);
-	eqds_sched_set_rate(&en->sched, core_cc ? eqds_cc_rate(&en->cc) : bps, ktime_get_ns());
+	eqds_sched_set_rate(&en->sched, eqds_core_cc ? eqds_cc_rate(&en->cc) : bps,
+			    ktime_get_ns());
 	en->sched.max_burst = max_burst(bps);
 	spin_unlock_bh(&en->sched_lock);
 }
