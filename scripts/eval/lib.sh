@@ -204,8 +204,11 @@ acct_mbit() {
 		      print "" }' "$s0" "$s1"
 }
 
-# acct_started SNAP N: true when N sources have delivered something.
-acct_started() { [ "$(awk 'NR > 1 && $2 > 0' "$1" | wc -l)" -ge "$2" ]; }
+# acct_started SNAP N: true when N sources have each delivered data: more
+# than an iperf3 control connection's exchange (a few hundred bytes), which
+# counts too, so a client whose test never started is not taken for a flow.
+ACCT_STARTED_BYTES=16384
+acct_started() { [ "$(awk -v min=$ACCT_STARTED_BYTES 'NR > 1 && $2 > min' "$1" | wc -l)" -ge "$2" ]; }
 
 # acct_wait_started NS N: until N sources deliver (30 s at most).
 acct_wait_started() {

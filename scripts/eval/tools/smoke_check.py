@@ -13,6 +13,7 @@ import metrics  # noqa: E402
 JAIN_FLOOR = 0.90          # eqds incast with few senders: the 0.95, less slack for 4 s runs
 DROP_PCT_FLOOR = 1.0       # eqds bottleneck drops, % of packets
 UDP_SHARE_MAX = 1.5        # the UDP blaster's share over EQDS, in fair shares
+UDP_SHARE_MIN = 0.25       # ... and at least this in both modes: it ran
 PING_VS_NATIVE = 0.5       # deep buffer: eqds ping under incast below half of native's
 
 
@@ -40,6 +41,12 @@ def main(path):
                 n, e["ping_busy_med"], nat["ping_busy_med"]),
                 e["ping_busy_med"] < PING_VS_NATIVE * nat["ping_busy_med"])
     for _, m in metrics.pairs(recs, "udp", lambda r: 0).items():
+        for mode in ("native", "eqds"):
+            u = m.get(mode, {}).get("m")
+            if u:
+                check("udp: the blaster ran %s (%.0f%% of the link, at least %.2f fair shares)" % (
+                    mode, 100 * u["udp_share"], UDP_SHARE_MIN),
+                    u["udp_share"] >= UDP_SHARE_MIN * u["fair_share"], "flows %s" % m[mode]["flows_mbit"])
         u = m.get("eqds", {}).get("m")
         if u:
             check("udp: the blaster gets %.0f%% over eqds, at most %.1f fair shares (%.0f%%)" % (
