@@ -10,6 +10,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/netfilter.h>
 #include <net/gro_cells.h>
 #include <net/net_namespace.h>
@@ -62,7 +63,8 @@ struct eqds_net {
 	spinlock_t sched_lock;	/* see above */
 	struct eqds_sched sched;
 	struct eqds_cc cc;	/* core_cc: CE marks lower the rate; under sched_lock */
-	struct hrtimer pacer;
+	struct hrtimer pacer;	/* hard: expires in hardirq, schedules pacer_run */
+	struct tasklet_struct pacer_run;	/* the pacer's work: see pull.c */
 	bool pacer_armed;
 	u16 busy_us;		/* eqds_sched_busy_us(), advertised; read racily */
 	int rx_ifindex;		/* device data last arrived on: its speed sets the rate */

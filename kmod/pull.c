@@ -5,6 +5,13 @@
  * rate, in PULL packets. The core (core/pacer.h) computes what is due from
  * the time elapsed, so a late timer neither lowers the rate nor bursts.
  *
+ * The timer expires in hardirq and its work runs in a HI tasklet, not in a
+ * soft hrtimer: on a busy host ksoftirqd is running, and irq_exit() then
+ * leaves every softirq to it (HRTIMER_SOFTIRQ included) except HI and
+ * TASKLET, so a soft timer's work waits for ksoftirqd's next turn on the
+ * CPU, often milliseconds. Past the catch-up bound that is link time lost
+ * (pacer_late_bytes); a HI tasklet runs at the interrupt's exit.
+ *
  * The rate is the configured pull_rate or, when that is 0, the speed of the
  * device EQDS data arrives on (refreshed once a second in process context,
  * since reading it needs RTNL), less the configured headroom (5% by
@@ -74,9 +81,9 @@ static void send_pull(struct eqds_net *en, const struct grant *g)
 		eqds_count(en, EQDS_STATS_A_PULLS_SENT);
 }
 
-static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
+static void pacer_run(struct tasklet_struct *tl)
 {
-	struct eqds_net *en = container_of(timer, struct eqds_net, pacer);
+	struct eqds_net *en = from_tasklet(en, tl, pacer_run);
 	struct grant g[EQDS_GRANTS_PER_RUN];
 	struct eqds_asl_node *node;
 	u64 now = ktime_get_ns();
@@ -85,6 +92,11 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 	rcu_read_lock();
 	spin_lock_bh(&en->sched_lock);
 	eqds_sched_advance(&en->sched, now);
+	eqds_count(en, EQDS_STATS_A_PACER_RUNS);
+	if (en->sched.late_bytes) {
+		eqds_stats_add(en->stats, EQDS_STATS_A_PACER_LATE_BYTES, en->sched.late_bytes);
+		en->sched.late_bytes = 0;
+	}
 	while (n < EQDS_GRANTS_PER_RUN && (node = eqds_sched_peek(&en->sched))) {
 		struct eqds_rxt *t = container_of(node, struct eqds_rxt, rx.asl);
 		u32 want = eqds_pullgen_outstanding(&t->rx.pulls);
@@ -111,7 +123,7 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 	if (en->sched.active && !READ_ONCE(en->exiting)) {
 		u64 next = max_t(u64, eqds_sched_next_ns(&en->sched, now), EQDS_PACER_MIN_NS);
 
-		hrtimer_start(&en->pacer, ns_to_ktime(now + next), HRTIMER_MODE_ABS_SOFT);
+		hrtimer_start(&en->pacer, ns_to_ktime(now + next), HRTIMER_MODE_ABS_HARD);
 	} else {
 		en->pacer_armed = false;
 	}
@@ -120,6 +132,14 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 	for (i = 0; i < n; i++)
 		send_pull(en, &g[i]);
 	rcu_read_unlock();
+}
+
+/* Hardirq: the work is pacer_run's (see the top of this file). */
+static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
+{
+	struct eqds_net *en = container_of(timer, struct eqds_net, pacer);
+
+	tasklet_hi_schedule(&en->pacer_run);
 	return HRTIMER_NORESTART;
 }
 
@@ -131,7 +151,7 @@ void eqds_pacer_kick(struct eqds_net *en)
 	en->pacer_armed = true;
 	/* Idle until now: start the clock afresh so no credit was saved up. */
 	eqds_sched_advance(&en->sched, ktime_get_ns());
-	hrtimer_start(&en->pacer, 0, HRTIMER_MODE_REL_SOFT);
+	tasklet_hi_schedule(&en->pacer_run);
 }
 
 static u64 link_rate_bps(struct eqds_net *en)
@@ -230,8 +250,9 @@ void eqds_pull_init(struct eqds_net *en)
 	eqds_cc_init(&en->cc, &ccp, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000);
 	eqds_sched_init(&en->sched, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000, EQDS_QUANTUM,
 			max_burst((u64)EQDS_DEFAULT_LINK_MBIT * 1000000), ktime_get_ns());
-	hrtimer_init(&en->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	en->pacer.function = pacer_fn;
+	hrtimer_init(&en->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	en->pacer.function = pacer_timer_fn;
+	tasklet_setup(&en->pacer_run, pacer_run);
 	INIT_DELAYED_WORK(&en->rate_work, rate_work);
 	update_rate(en);
 	schedule_delayed_work(&en->rate_work, HZ);
@@ -241,5 +262,12 @@ void eqds_pull_init(struct eqds_net *en)
 void eqds_pull_stop(struct eqds_net *en)
 {
 	cancel_delayed_work_sync(&en->rate_work);
+	/*
+	 * A pacer run that saw exiting clear has armed the timer by the time
+	 * this lock is ours; later runs see it set and arm nothing.
+	 */
+	spin_lock_bh(&en->sched_lock);
+	spin_unlock_bh(&en->sched_lock);
 	hrtimer_cancel(&en->pacer);
+	tasklet_kill(&en->pacer_run);
 }

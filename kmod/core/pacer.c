@@ -219,6 +219,12 @@ void eqds_sched_advance(struct eqds_sched *s, u64 now_ns)
 		s->last_ns = now_ns;
 	}
 	if (s->budget >= cap) {
+		/*
+		 * Not owed later: catching up would be a burst at the last
+		 * switch, as the shallow-buffer incast shows (emulation.md).
+		 */
+		if (!s->idle && s->ready)
+			s->late_bytes += s->budget - cap;
 		s->budget = cap;
 		s->frac = 0;
 	}

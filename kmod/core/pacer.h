@@ -6,7 +6,8 @@
  *
  * The pacer never trusts the timer to fire on time: each call computes the
  * credit due from the time elapsed since the last one, so a late timer
- * neither lowers the rate nor (beyond max_burst) turns into a burst. Under
+ * neither lowers the rate nor turns into a burst, as long as it is late by
+ * less than max_burst's worth; beyond that, time is lost. Under
  * emulation an hrtimer fires at most ~30k times a second, on real hosts it
  * jitters; the same arithmetic serves both.
  *
@@ -71,6 +72,7 @@ struct eqds_sched {
 	u32	quantum;	/* bytes per pull quantum */
 	bool	idle;		/* nothing was ready since last_ns */
 	u64	backlog;	/* sum of the nodes' backlogs, quanta */
+	u64	late_bytes;	/* budget over max_burst discarded: see advance */
 };
 
 /*
@@ -105,7 +107,9 @@ void eqds_sched_deactivate(struct eqds_sched *s, struct eqds_asl_node *n);
  * The budget is capped at max_burst, and at one quantum if no sender was
  * ready at any point since the previous call, so an idle receiver (or one
  * whose senders all wait for their caps) does not save up a burst, whether
- * it is advanced before or after a sender is activated.
+ * it is advanced before or after a sender is activated. What max_burst
+ * cuts off while senders are ready is link time lost to a late call: it is
+ * added to late_bytes, which the caller may read and reset.
  */
 void eqds_sched_advance(struct eqds_sched *s, u64 now_ns);
 

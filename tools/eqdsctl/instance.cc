@@ -72,6 +72,8 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_ECN_MARKED, "ecn_marked"},
 	{EQDS_STATS_A_DROP_QUEUED_LIMIT, "drop_queued_limit"},
 	{EQDS_STATS_A_QUEUED_BYTES, "queued_bytes"},
+	{EQDS_STATS_A_PACER_RUNS, "pacer_runs"},
+	{EQDS_STATS_A_PACER_LATE_BYTES, "pacer_late_bytes"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

@@ -41,6 +41,8 @@ const Shown kLayout[] = {
 	{"pulls", "pulls_sent", "sent"},
 	{"pulls", "pulls_rcvd", "rcvd"},
 	{"pulls", "credit_refused", "credit-refused"},
+	{"pulls", "pacer_runs", "pacer-runs"},
+	{"pulls", "pacer_late_bytes", "pacer-late-bytes"},
 	{"tunnels", "tunnels", "alive"},
 	{"tunnels", "tunnels_created", "created"},
 	{"tunnels", "tunnels_reaped", "reaped"},

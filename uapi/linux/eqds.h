@@ -241,6 +241,8 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_ECN_MARKED,	/* tx: packets CE-marked at an EQIF queue */
 	EQDS_STATS_A_DROP_QUEUED_LIMIT,	/* tx: tail drop, namespace's queued bytes limit */
 	EQDS_STATS_A_QUEUED_BYTES,	/* tx: wire bytes queued in all tunnels now (gauge) */
+	EQDS_STATS_A_PACER_RUNS,	/* rx: pull pacer timer expiries */
+	EQDS_STATS_A_PACER_LATE_BYTES,	/* rx: pull credit lost to a late pacer timer */
 	__EQDS_STATS_A_MAX
 };
 

@@ -188,7 +188,9 @@ TEST(Pacer, FractionsOfBytesAreCarried)
 }
 
 // A timer that stalls for 10 ms is worth at most max_burst at once, and
-// the rate afterwards is the normal one (no debt carried).
+// the rate afterwards is the normal one (no debt carried: catching up
+// would be a burst too). What the stall cost is counted in late_bytes, and
+// nothing is while the timer is on time.
 TEST(Pacer, BoundedCatchUpAfterStall)
 {
 	fixture f;
@@ -197,19 +199,45 @@ TEST(Pacer, BoundedCatchUpAfterStall)
 	f.want(&f.a, ~0ull);
 	for (t = 0; t <= 1 * MS; t += 10 * US)
 		serve(&f.s, t);
-	u64 before = f.a.granted;
+	u64 before = f.a.granted, left = f.s.budget;
+	EXPECT_EQ(f.s.late_bytes, 0u);
 
 	t += 10 * MS;
 	u64 burst = serve(&f.s, t);
 	EXPECT_LE(burst, BURST);
 	EXPECT_GE(burst, BURST - Q);
 	EXPECT_EQ(f.a.granted - before, burst / Q);
+	// Exactly what accrued beyond the bound (the fraction of a byte aside).
+	u64 accrued = left + due(RATE, 10 * MS + 10 * US);
+	EXPECT_NEAR((double)f.s.late_bytes, (double)(accrued - BURST), 1);
 
 	u64 after = 0, t0 = t;
 
 	for (t += 10 * US; t <= t0 + 1 * MS; t += 10 * US)
 		after += serve(&f.s, t);
 	EXPECT_NEAR((double)after, (double)due(RATE, 1 * MS), Q + 1);
+}
+
+// A timer always later than the bound loses what is beyond it, and every
+// byte due is either granted, still in the budget or counted as lost.
+TEST(Pacer, AlwaysLateTimerLosesTheExcess)
+{
+	const u64 period = 4 * BURST * 8 * SEC / RATE;	// 4 bursts' time
+	fixture f;
+	u64 t = 0, total = 0;
+
+	f.want(&f.a, ~0ull);
+	total = serve(&f.s, t);		// ends the idle time: accrual starts
+	for (int i = 0; i < 1000; i++) {
+		t += period;
+		u64 got = serve(&f.s, t);
+
+		EXPECT_LE(got, BURST);
+		total += got;
+	}
+	EXPECT_GE(total, 1000ull * (BURST - Q));
+	// The fraction of a byte is dropped with the excess: at most 1 per call.
+	EXPECT_NEAR((double)(total + f.s.late_bytes + f.s.budget), (double)due(RATE, t), 1000);
 }
 
 // A max_burst below one quantum would never let a grant through: it counts
@@ -247,6 +275,7 @@ TEST(Pacer, NoCreditSavedWhileIdle)
 	EXPECT_EQ(serve(&f.s, 1 * SEC), Q);
 	EXPECT_EQ(f.a.granted, 1u);
 	EXPECT_EQ(eqds_sched_peek(&f.s), nullptr);
+	EXPECT_EQ(f.s.late_bytes, 0u);	// idle time is not lost link time
 }
 
 // The same when the glue activates first and advances afterwards: the time

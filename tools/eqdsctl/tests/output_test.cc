@@ -66,7 +66,7 @@ TEST(Text, WithStats)
 		  "  dests none\n"
 		  "  tx: packets 0  bytes 1  drops 8  ctrl 12\n"
 		  "  rx: packets 2  bytes 3  drops 7  ctrl 11\n"
-		  "  pulls: sent 4  rcvd 5  credit-refused 27\n"
+		  "  pulls: sent 4  rcvd 5  credit-refused 27  pacer-runs 52  pacer-late-bytes 53\n"
 		  "  tunnels: alive 6  created 9  reaped 10  restarts 18\n"
 		  "  ctrl: acks-sent 13  nacks-sent 14  nacks-rcvd 15  rsts-sent 16  rsts-rcvd 17\n"
 		  "        challenges-sent 45  fins-sent 46  fins-rcvd 47\n"
@@ -141,7 +141,8 @@ TEST(Json, Defaults)
 	const std::string tail = ",\"drop_xmit\":40,\"drop_peer\":41,\"drop_ctrl\":42,"
 				 "\"drop_tunnel_rate\":43,\"drop_epoch\":44,\"challenges_sent\":45,"
 				 "\"fins_sent\":46,\"fins_rcvd\":47,\"ll_queued\":48,"
-				 "\"ecn_marked\":49,\"drop_queued_limit\":50,\"queued_bytes\":51}}\n";
+				 "\"ecn_marked\":49,\"drop_queued_limit\":50,\"queued_bytes\":51,"
+				 "\"pacer_runs\":52,\"pacer_late_bytes\":53}}\n";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
@@ -211,7 +212,7 @@ TEST(Json, Pretty)
 	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
 	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
 		  std::string::npos);
-	const std::string tail = "    \"queued_bytes\": 51\n  }\n}\n";
+	const std::string tail = "    \"pacer_late_bytes\": 53\n  }\n}\n";
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
 }
