@@ -85,6 +85,32 @@ def setup_text(meta):
     ]
 
 
+def late_shares(recs, name):
+    """Per EQDS run of a scenario: the pull credit its hosts' pacers lost to
+    late timers (pacer_late_bytes), as a share of that plus the data they
+    received (rx_bytes), which approximates the credit they granted. The
+    counters are cumulative per namespace, so each run's part is the
+    difference from the scenario's previous EQDS run (a namespace built
+    anew starts from zero)."""
+    prev, out = {}, []
+    for r in recs:
+        if r["scenario"] != name or r.get("mode") != "eqds" or not isinstance(r.get("eqds"), dict):
+            continue
+        late = rx = 0
+        for host, c in r["eqds"].items():
+            if not isinstance(c, dict) or "pacer_late_bytes" not in c:
+                continue
+            p = prev.get(host, {})
+            if c.get("rx_bytes", 0) < p.get("rx_bytes", 0):
+                p = {}
+            late += c["pacer_late_bytes"] - p.get("pacer_late_bytes", 0)
+            rx += c.get("rx_bytes", 0) - p.get("rx_bytes", 0)
+            prev[host] = c
+        if late + rx > 0:
+            out.append(100.0 * late / (late + rx))
+    return out
+
+
 def section(name, recs, figs, meta):
     lines = ["## " + TITLES[name], "", SETUP[name].format(**{k: meta.get(k) for k in
                                                          ("star_mbit", "secs", "spine_delays", "fabric_mbit")}), ""]
@@ -107,6 +133,10 @@ def section(name, recs, figs, meta):
         if bound:
             lines += ["**Emulator-bound:** %d of %d runs had the VM's CPUs %d%% or more busy; their "
                       "throughput is the emulator's, not the network's." % (len(bound), len(cpu), CPU_BOUND), ""]
+    late = late_shares(recs, name)
+    if late:
+        lines += ["EQDS pull credit lost to late pacer timers (`pacer_late_bytes`, as a share of the credit "
+                  "due, approximately): %.0f%% to %.0f%% per run." % (min(late), max(late)), ""]
     return lines
 
 
