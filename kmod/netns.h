@@ -10,7 +10,6 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/hrtimer.h>
-#include <linux/interrupt.h>
 #include <linux/netfilter.h>
 #include <net/gro_cells.h>
 #include <net/net_namespace.h>
@@ -63,8 +62,7 @@ struct eqds_net {
 	spinlock_t sched_lock;	/* see above */
 	struct eqds_sched sched;
 	struct eqds_cc cc;	/* core_cc: CE marks lower the rate; under sched_lock */
-	struct hrtimer pacer;	/* hard: expires in hardirq, schedules pacer_run */
-	struct tasklet_struct pacer_run;	/* the pacer's work: see pull.c */
+	struct hrtimer pacer;
 	bool pacer_armed;
 	u16 busy_us;		/* eqds_sched_busy_us(), advertised; read racily */
 	int rx_ifindex;		/* device data last arrived on: its speed sets the rate */

@@ -3,14 +3,15 @@
  * The receiver's pull pacer: one hrtimer per namespace (the receiving host)
  * grants credit to the senders on the active sender list at the host's link
  * rate, in PULL packets. The core (core/pacer.h) computes what is due from
- * the time elapsed, so a late timer neither lowers the rate nor bursts.
+ * the time elapsed, so a late timer neither lowers the rate nor bursts, up
+ * to a bound; what a later timer loses is counted (pacer_late_bytes).
  *
- * The timer expires in hardirq and its work runs in a HI tasklet, not in a
- * soft hrtimer: on a busy host ksoftirqd is running, and irq_exit() then
- * leaves every softirq to it (HRTIMER_SOFTIRQ included) except HI and
- * TASKLET, so a soft timer's work waits for ksoftirqd's next turn on the
- * CPU, often milliseconds. Past the catch-up bound that is link time lost
- * (pacer_late_bytes); a HI tasklet runs at the interrupt's exit.
+ * The timer is a soft hrtimer. Its work waits for ksoftirqd when that runs
+ * (irq_exit() leaves it every softirq but HI and TASKLET), which makes it
+ * late on a busy host. A hard timer scheduling a HI tasklet was tried: it
+ * ran half as often again, but in the emulated incast the switch's drops
+ * rose two- to threefold (its tbf drains in NET_TX softirq, which still
+ * waited) for no more goodput. Documentation/eqds.rst, "The pull pacer".
  *
  * The rate is the configured pull_rate or, when that is 0, the speed of the
  * device EQDS data arrives on (refreshed once a second in process context,
@@ -81,9 +82,9 @@ static void send_pull(struct eqds_net *en, const struct grant *g)
 		eqds_count(en, EQDS_STATS_A_PULLS_SENT);
 }
 
-static void pacer_run(struct tasklet_struct *tl)
+static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 {
-	struct eqds_net *en = from_tasklet(en, tl, pacer_run);
+	struct eqds_net *en = container_of(timer, struct eqds_net, pacer);
 	struct grant g[EQDS_GRANTS_PER_RUN];
 	struct eqds_asl_node *node;
 	u64 now = ktime_get_ns();
@@ -123,7 +124,7 @@ static void pacer_run(struct tasklet_struct *tl)
 	if (en->sched.active && !READ_ONCE(en->exiting)) {
 		u64 next = max_t(u64, eqds_sched_next_ns(&en->sched, now), EQDS_PACER_MIN_NS);
 
-		hrtimer_start(&en->pacer, ns_to_ktime(now + next), HRTIMER_MODE_ABS_HARD);
+		hrtimer_start(&en->pacer, ns_to_ktime(now + next), HRTIMER_MODE_ABS_SOFT);
 	} else {
 		en->pacer_armed = false;
 	}
@@ -132,14 +133,6 @@ static void pacer_run(struct tasklet_struct *tl)
 	for (i = 0; i < n; i++)
 		send_pull(en, &g[i]);
 	rcu_read_unlock();
-}
-
-/* Hardirq: the work is pacer_run's (see the top of this file). */
-static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
-{
-	struct eqds_net *en = container_of(timer, struct eqds_net, pacer);
-
-	tasklet_hi_schedule(&en->pacer_run);
 	return HRTIMER_NORESTART;
 }
 
@@ -151,7 +144,7 @@ void eqds_pacer_kick(struct eqds_net *en)
 	en->pacer_armed = true;
 	/* Idle until now: start the clock afresh so no credit was saved up. */
 	eqds_sched_advance(&en->sched, ktime_get_ns());
-	tasklet_hi_schedule(&en->pacer_run);
+	hrtimer_start(&en->pacer, 0, HRTIMER_MODE_REL_SOFT);
 }
 
 static u64 link_rate_bps(struct eqds_net *en)
@@ -250,9 +243,8 @@ void eqds_pull_init(struct eqds_net *en)
 	eqds_cc_init(&en->cc, &ccp, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000);
 	eqds_sched_init(&en->sched, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000, EQDS_QUANTUM,
 			max_burst((u64)EQDS_DEFAULT_LINK_MBIT * 1000000), ktime_get_ns());
-	hrtimer_init(&en->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
-	en->pacer.function = pacer_timer_fn;
-	tasklet_setup(&en->pacer_run, pacer_run);
+	hrtimer_init(&en->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	en->pacer.function = pacer_fn;
 	INIT_DELAYED_WORK(&en->rate_work, rate_work);
 	update_rate(en);
 	schedule_delayed_work(&en->rate_work, HZ);
@@ -262,12 +254,5 @@ void eqds_pull_init(struct eqds_net *en)
 void eqds_pull_stop(struct eqds_net *en)
 {
 	cancel_delayed_work_sync(&en->rate_work);
-	/*
-	 * A pacer run that saw exiting clear has armed the timer by the time
-	 * this lock is ours; later runs see it set and arm nothing.
-	 */
-	spin_lock_bh(&en->sched_lock);
-	spin_unlock_bh(&en->sched_lock);
 	hrtimer_cancel(&en->pacer);
-	tasklet_kill(&en->pacer_run);
 }
