@@ -222,9 +222,12 @@ void eqds_sched_advance(struct eqds_sched *s, u64 now_ns)
 		/*
 		 * Not owed later: catching up would be a burst at the last
 		 * switch, as the shallow-buffer incast shows (emulation.md).
+		 * Lost is what the senders wanted beyond the cap, no more.
 		 */
-		if (!s->idle && s->ready)
-			s->late_bytes += s->budget - cap;
+		u64 want = s->backlog * s->quantum;
+
+		if (!s->idle && s->ready && want > cap)
+			s->late_bytes += eqds_min_u64(s->budget - cap, want - cap);
 		s->budget = cap;
 		s->frac = 0;
 	}

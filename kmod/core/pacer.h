@@ -108,8 +108,9 @@ void eqds_sched_deactivate(struct eqds_sched *s, struct eqds_asl_node *n);
  * ready at any point since the previous call, so an idle receiver (or one
  * whose senders all wait for their caps) does not save up a burst, whether
  * it is advanced before or after a sender is activated. What max_burst
- * cuts off while senders are ready is link time lost to a late call: it is
- * added to late_bytes, which the caller may read and reset.
+ * cuts off while senders are ready, as far as their backlogs
+ * (eqds_sched_set_backlog()) wanted it, is link time lost to a late call:
+ * it is added to late_bytes, which the caller may read and reset.
  */
 void eqds_sched_advance(struct eqds_sched *s, u64 now_ns);
 

@@ -62,6 +62,7 @@ u64 serve(struct eqds_sched *s, u64 now, std::vector<sender *> *order = nullptr)
 		bytes += (u64)q * s->quantum;
 		if (order)
 			order->push_back(snd);
+		eqds_sched_set_backlog(s, n, (u32)std::min<u64>(snd->demand, 0xffffffffu));
 		eqds_sched_granted(s, n, q,
 				   (u32)std::min<u64>(snd->demand, 0xffffffffu));
 	}
@@ -105,6 +106,7 @@ struct fixture {
 	void want(sender *x, u64 quanta)
 	{
 		x->demand = quanta;
+		eqds_sched_set_backlog(&s, &x->node, (u32)std::min<u64>(quanta, 0xffffffffu));
 		eqds_sched_activate(&s, &x->node);
 	}
 };
@@ -216,6 +218,28 @@ TEST(Pacer, BoundedCatchUpAfterStall)
 	for (t += 10 * US; t <= t0 + 1 * MS; t += 10 * US)
 		after += serve(&f.s, t);
 	EXPECT_NEAR((double)after, (double)due(RATE, 1 * MS), Q + 1);
+}
+
+// A late timer costs link time only as far as the senders wanted more than
+// the bound: a sender that wants a little gets it all, and nothing is lost.
+TEST(Pacer, LateTimerWithSmallDemandLosesNothing)
+{
+	fixture f;
+
+	f.want(&f.a, 3);
+	serve(&f.s, 1 * MS);		// one quantum: the idle cap
+	EXPECT_EQ(f.a.granted, 1u);
+	serve(&f.s, 11 * MS);		// very late, 2 quanta still wanted
+	EXPECT_EQ(f.a.granted, 3u);
+	EXPECT_EQ(f.s.late_bytes, 0u);
+
+	// Wanting more than the bound: only what it wanted beyond it is lost.
+	f.want(&f.b, BURST / Q + 5);
+	serve(&f.s, 11 * MS);		// activated now: the idle cap again
+	EXPECT_EQ(f.b.granted, 1u);
+	serve(&f.s, 21 * MS);
+	EXPECT_EQ(f.b.granted, 1u + BURST / Q);
+	EXPECT_EQ(f.s.late_bytes, 4u * Q);	// 1 + 20 wanted, 1 + 16 granted
 }
 
 // A timer always later than the bound loses what is beyond it, and every
