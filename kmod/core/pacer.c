@@ -224,10 +224,12 @@ void eqds_sched_advance(struct eqds_sched *s, u64 now_ns)
 		 * switch, as the shallow-buffer incast shows (emulation.md).
 		 * Lost is what the senders wanted beyond the cap, no more.
 		 */
-		u64 want = s->backlog * s->quantum;
+		if (!s->idle && s->ready) {
+			u64 want = s->backlog * s->quantum;
 
-		if (!s->idle && s->ready && want > cap)
-			s->late_bytes += eqds_min_u64(s->budget - cap, want - cap);
+			if (want > cap)
+				s->late_bytes += eqds_min_u64(s->budget - cap, want - cap);
+		}
 		s->budget = cap;
 		s->frac = 0;
 	}

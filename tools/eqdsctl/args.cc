@@ -9,12 +9,12 @@
 
 namespace eqdsctl {
 
-namespace {
-
 std::string quote(std::string_view s)
 {
 	return "'" + std::string(s) + "'";
 }
+
+namespace {
 
 uint32_t parse_number(std::string_view kw, std::string_view word, uint64_t min, uint64_t max,
 		      std::string_view suffix = {})
@@ -290,7 +290,6 @@ uint32_t parse_uint(std::string_view cmd, std::string_view kw, std::string_view 
 				 " is not in " + range);
 	return static_cast<uint32_t>(v);
 }
-
 
 Request parse_args(const std::vector<std::string> &args)
 {

@@ -45,6 +45,9 @@ struct Limits {
 	static constexpr uint32_t kQueuedLimitKbMax = 4194304;	// 4 GiB
 };
 
+// A command-line word as error messages show it: 'word'.
+std::string quote(std::string_view s);
+
 // Strict unsigned decimal: digits only (no sign, space, hex), optionally
 // followed by exactly suffix ("mbit"), in [min, max]; else a UsageError
 // naming cmd ("set", "policy add"), kw and the range.

@@ -8,11 +8,6 @@ namespace eqdsctl {
 
 namespace {
 
-std::string quote(std::string_view s)
-{
-	return "'" + std::string(s) + "'";
-}
-
 Prefix prefix(const std::string &cmd, const std::string &word)
 {
 	try {

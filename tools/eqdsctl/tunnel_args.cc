@@ -9,11 +9,6 @@ namespace eqdsctl {
 
 namespace {
 
-std::string quote(const std::string &s)
-{
-	return "'" + s + "'";
-}
-
 // An optional trailing "tx" or "rx" at args[i]; nothing may follow it.
 uint8_t parse_dir(const std::string &cmd, const std::vector<std::string> &args, size_t i)
 {
