@@ -1,52 +1,184 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Decapsulated packets go up the stack through GRO, as a tunnel device's
- * would (vxlan, geneve, wireguard use gro_cells too): a split TSO burst
- * arrives as MTU-sized packets, and without GRO the receiver's TCP would
- * take each on its own, at several times the cost per byte of native TCP.
+ * would: a split TSO burst arrives as MTU-sized packets, and without GRO
+ * the receiver's TCP would take each on its own, at several times the cost
+ * per byte of native TCP.
+ *
+ * Not through per-CPU GRO cells, as vxlan and geneve do: a tunnel's packets
+ * leave its reorder queue in order, but sprayed packets arrive on every CPU
+ * (RSS spreads the outer source ports), and a release on one CPU would
+ * overtake an earlier one still waiting in another CPU's cell; TCP would
+ * see the reordering the reorder queue just hid. So, like wireguard's
+ * per-peer NAPI, delivery goes through lanes: a lane is a locked FIFO with
+ * a NAPI instance of its own, a tunnel always uses the same lane and adds
+ * to it under its own lock, and a NAPI instance is polled on one CPU at a
+ * time, so a tunnel's packets reach the stack in the order it released
+ * them. One lane per CPU, so that many tunnels still spread over the CPUs
+ * (a lane is polled on the CPU that woke it).
  *
  * eqds has no net_device of its own: the packets keep the device they
  * arrived on (so firewall rules and routing see them as from that device),
- * and the GRO cells' NAPI instances hang off a dummy device, as drivers
- * without a device per queue do. gro_cells_receive() falls back to
- * netif_rx() for cloned packets and devices with GRO off.
+ * and the lanes' NAPI instances hang off a dummy device. While eqds holds
+ * a packet (reorder queue, lane) that device may go away, so the packet
+ * keeps only its ifindex, as IP defragmentation does.
  */
 #include <linux/netdevice.h>
 #include <linux/slab.h>
-#include <net/gro_cells.h>
 #include "eqds.h"
 #include "netns.h"
+#include "tunnel.h"
 #include "deliver.h"
+
+/* Softirq only: tunnels add under their ->lock, the NAPI poll takes. */
+struct eqds_lane {
+	spinlock_t lock;		/* protects queue, nothing else */
+	struct sk_buff_head queue;
+	struct napi_struct napi;
+	struct eqds_net *en;
+} ____cacheline_aligned_in_smp;
+
+struct eqds_lanes {
+	struct rcu_head rcu;
+	unsigned int n;
+	struct eqds_lane lane[];
+};
+
+void eqds_deliver_park(struct sk_buff *skb)
+{
+	eqds_cb(skb)->iif = skb->dev ? skb->dev->ifindex : 0;
+	skb->dev = NULL;
+}
+
+/* Back on the device it arrived on; false if that has gone. Under RCU. */
+static bool unpark(struct net *net, struct sk_buff *skb)
+{
+	skb->dev = dev_get_by_index_rcu(net, eqds_cb(skb)->iif);
+	return skb->dev && (skb->dev->flags & IFF_UP);
+}
+
+static void go_up(struct eqds_lane *lane, struct sk_buff *skb)
+{
+	struct eqds_net *en = lane->en;
+
+	if (!unpark(en->net, skb)) {
+		eqds_count(en, EQDS_STATS_A_DROP_DELIVER);
+		eqds_count(en, EQDS_STATS_A_RX_DROPS);
+		kfree_skb(skb);
+		return;
+	}
+	eqds_stats_add(en->stats, EQDS_STATS_A_RX_PACKETS, 1);
+	eqds_stats_add(en->stats, EQDS_STATS_A_RX_BYTES, skb->len);
+	/* GRO must not write into a shared buffer; the device's GRO setting holds. */
+	if (skb_cloned(skb) || netif_elide_gro(skb->dev))
+		netif_receive_skb(skb);
+	else
+		napi_gro_receive(&lane->napi, skb);
+}
+
+static int lane_poll(struct napi_struct *napi, int budget)
+{
+	struct eqds_lane *lane = container_of(napi, struct eqds_lane, napi);
+	struct sk_buff_head batch;
+	struct sk_buff *skb;
+	int done = 0;
+
+	__skb_queue_head_init(&batch);
+	rcu_read_lock();
+	while (done < budget) {
+		spin_lock(&lane->lock);
+		while (done + skb_queue_len(&batch) < budget &&
+		       (skb = __skb_dequeue(&lane->queue)))
+			__skb_queue_tail(&batch, skb);
+		spin_unlock(&lane->lock);
+		if (skb_queue_empty(&batch))
+			break;
+		while ((skb = __skb_dequeue(&batch))) {
+			go_up(lane, skb);
+			done++;
+		}
+	}
+	rcu_read_unlock();
+	/* A tunnel that adds meanwhile finds us scheduled: NAPI polls again. */
+	if (done < budget)
+		napi_complete_done(napi, done);
+	return done;
+}
+
+void eqds_deliver_list(struct eqds_net *en, u32 key, struct sk_buff_head *list)
+{
+	struct eqds_lane *lane = &en->lanes->lane[key % en->lanes->n];
+	u32 limit = READ_ONCE(netdev_max_backlog), dropped = 0;
+	struct sk_buff *skb;
+	bool idle;
+
+	if (skb_queue_empty(list))
+		return;
+	spin_lock(&lane->lock);
+	idle = skb_queue_empty(&lane->queue);
+	while ((skb = __skb_dequeue(list))) {
+		if (skb_queue_len(&lane->queue) >= limit) {
+			kfree_skb(skb);
+			dropped++;
+			continue;
+		}
+		__skb_queue_tail(&lane->queue, skb);
+	}
+	if (idle && !skb_queue_empty(&lane->queue))
+		napi_schedule(&lane->napi);
+	spin_unlock(&lane->lock);
+
+	if (dropped) {
+		eqds_stats_add(en->stats, EQDS_STATS_A_DROP_DELIVER, dropped);
+		eqds_stats_add(en->stats, EQDS_STATS_A_RX_DROPS, dropped);
+	}
+}
 
 int eqds_deliver_init(struct eqds_net *en)
 {
-	int err;
+	unsigned int i, n = num_possible_cpus();
+	struct eqds_lanes *lanes;
 
 	en->napi_dev = kzalloc(sizeof(*en->napi_dev), GFP_KERNEL);
-	if (!en->napi_dev)
-		return -ENOMEM;
-	init_dummy_netdev(en->napi_dev);
-	err = gro_cells_init(&en->gro_cells, en->napi_dev);
-	if (err) {
+	lanes = kzalloc(struct_size(lanes, lane, n), GFP_KERNEL);
+	if (!en->napi_dev || !lanes) {
 		kfree(en->napi_dev);
 		en->napi_dev = NULL;
+		kfree(lanes);
+		return -ENOMEM;
 	}
-	return err;
+	init_dummy_netdev(en->napi_dev);
+	lanes->n = n;
+	for (i = 0; i < n; i++) {
+		struct eqds_lane *lane = &lanes->lane[i];
+
+		spin_lock_init(&lane->lock);
+		__skb_queue_head_init(&lane->queue);
+		lane->en = en;
+		set_bit(NAPI_STATE_NO_BUSY_POLL, &lane->napi.state);
+		netif_napi_add(en->napi_dev, &lane->napi, lane_poll);
+		napi_enable(&lane->napi);
+	}
+	en->lanes = lanes;
+	return 0;
 }
 
 void eqds_deliver_destroy(struct eqds_net *en)
 {
-	if (!en->napi_dev)
+	struct eqds_lanes *lanes = en->lanes;
+	unsigned int i;
+
+	if (!lanes)
 		return;
-	/* Disables the NAPI instances and waits for running polls. */
-	gro_cells_destroy(&en->gro_cells);
+	for (i = 0; i < lanes->n; i++) {
+		/* Waits for a running poll; nothing adds any more. */
+		napi_disable(&lanes->lane[i].napi);
+		__netif_napi_del(&lanes->lane[i].napi);
+		__skb_queue_purge(&lanes->lane[i].queue);
+	}
+	/* The dummy device is on no list: only the lanes need a grace period. */
+	kfree_rcu(lanes, rcu);
+	en->lanes = NULL;
 	kfree(en->napi_dev);
 	en->napi_dev = NULL;
-}
-
-void eqds_deliver(struct eqds_net *en, struct sk_buff *skb)
-{
-	eqds_stats_add(en->stats, EQDS_STATS_A_RX_PACKETS, 1);
-	eqds_stats_add(en->stats, EQDS_STATS_A_RX_BYTES, skb->len);
-	gro_cells_receive(&en->gro_cells, skb);
 }

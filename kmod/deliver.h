@@ -1,17 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Handing decapsulated packets to the stack, through GRO.
+ * Handing decapsulated packets to the stack, in each tunnel's order,
+ * through GRO.
  */
 #ifndef _EQDS_DELIVER_H
 #define _EQDS_DELIVER_H
 
+#include <linux/types.h>
+
 struct eqds_net;
 struct sk_buff;
+struct sk_buff_head;
 
 int eqds_deliver_init(struct eqds_net *en);
 /* Only once nothing can deliver any more (sockets closed, tunnels gone). */
 void eqds_deliver_destroy(struct eqds_net *en);
-/* Softirq context. Consumes skb. */
-void eqds_deliver(struct eqds_net *en, struct sk_buff *skb);
+/*
+ * A received packet eqds keeps for a while: it forgets its device (which
+ * may go away meanwhile) and remembers the ifindex. Every packet handed to
+ * eqds_deliver_list() must have been parked.
+ */
+void eqds_deliver_park(struct sk_buff *skb);
+/*
+ * Softirq. Hands list's packets to the stack, in list order after those
+ * handed earlier with the same key (a tunnel's id). Callers with the same
+ * key serialise (the tunnel's ->lock). Empties list.
+ */
+void eqds_deliver_list(struct eqds_net *en, u32 key, struct sk_buff_head *list);
 
 #endif /* _EQDS_DELIVER_H */

@@ -11,7 +11,6 @@
 #include <linux/xarray.h>
 #include <linux/hrtimer.h>
 #include <linux/netfilter.h>
-#include <net/gro_cells.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include "config.h"
@@ -69,8 +68,8 @@ struct eqds_net {
 	u64 link_rate_bps;	/* pull rate in use */
 	struct delayed_work rate_work;
 
-	struct net_device *napi_dev;	/* holds the GRO cells' NAPI */
-	struct gro_cells gro_cells;	/* delivery of decapsulated packets */
+	struct net_device *napi_dev;	/* holds the delivery lanes' NAPI */
+	struct eqds_lanes *lanes;	/* delivery of decapsulated packets */
 };
 
 extern unsigned int eqds_net_id;

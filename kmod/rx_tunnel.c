@@ -11,7 +11,9 @@
  *
  * Contexts: packet receive (softirq) and the tunnel's release timer
  * (softirq) take t->lock; the pull scheduler's state needs en->sched_lock,
- * taken inside t->lock. Packets go up the stack after t->lock is dropped.
+ * taken inside t->lock. What a tunnel releases is handed to its delivery
+ * lane under t->lock, so two CPUs releasing in turn cannot swap their
+ * batches; the lane's NAPI poll takes them up the stack later.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -143,14 +145,6 @@ static void send_rst(struct eqds_net *en, const struct eqds_addr *local,
 	pkt.epoch = epoch;
 	if (eqds_xmit_ctrl(en, local, peer, &pkt) == 0)
 		eqds_count(en, EQDS_STATS_A_RSTS_SENT);
-}
-
-static void deliver(struct eqds_net *en, struct sk_buff_head *list)
-{
-	struct sk_buff *skb;
-
-	while ((skb = __skb_dequeue(list)))
-		eqds_deliver(en, skb);
 }
 
 static void hold(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
@@ -401,6 +395,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	if (!nsegs) {
 		consume_skb(skb);	/* RTS: demand only */
 	} else {
+		eqds_deliver_park(skb);
 		switch (eqds_rx_packet(&t->rx, seq, nsegs,
 				       pkt->flags & EQDS_F_RTX, now)) {
 		case EQDS_RX_DELIVER:
@@ -431,9 +426,9 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			arm_timer(t, now + EQDS_ACK_DELAY_NS);
 	}
 	eqds_tunnel_count_list(&t->counters, &out);
+	eqds_deliver_list(en, t->id, &out);
 	spin_unlock(&t->lock);
 
-	deliver(en, &out);
 	send_acks(t, &ack);
 }
 
@@ -451,8 +446,8 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 	if (!ack.send && !t->dead && t->rx.since_ack)
 		plan_ack(t, &ack);
 	eqds_tunnel_count_list(&t->counters, &out);
+	eqds_deliver_list(t->en, t->id, &out);
 	spin_unlock_bh(&t->lock);
-	deliver(t->en, &out);
 	send_acks(t, &ack);
 	rcu_read_unlock();
 	return HRTIMER_NORESTART;

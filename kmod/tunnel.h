@@ -44,7 +44,9 @@ struct eqds_addr {
 
 /*
  * Our bytes of skb->cb while an inner packet waits, is in flight, or is on
- * its way to eqds_xmit_data(): what its EQDS header will say.
+ * its way to eqds_xmit_data(): what its EQDS header will say. At the
+ * receiver, while a decapsulated packet is held or waits for delivery: its
+ * seq and the device it arrived on.
  */
 struct eqds_skb_cb {
 	u32 seq;
@@ -55,6 +57,7 @@ struct eqds_skb_cb {
 	u8 flags;
 	u8 path;
 	u8 cls;			/* enum eqds_class: its queue, its tc priority */
+	int iif;		/* rx: ifindex while parked (deliver.h) */
 };
 
 static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)

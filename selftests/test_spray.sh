@@ -42,6 +42,24 @@ reorder_events() {
 		$(nstat_get a TcpExtTCPRenoReorder)))
 }
 
+# What made a's TCP retransmit: fast retransmit (dupacks/SACK), tail loss
+# probes, timeouts, retransmits in slow start after a timeout.
+RETX_KINDS="TcpExtTCPFastRetrans TcpExtTCPLossProbes TcpExtTCPTimeouts TcpExtTCPSlowStartRetrans TcpExtTCPSpuriousRTOs TcpExtTCPLostRetransmit"
+retx_kinds() {
+	local c
+	for c in $RETX_KINDS; do echo -n "$(nstat_get a "$c") "; done
+}
+
+# retx_kinds_since "BEFORE": the kinds' increments since BEFORE, named.
+retx_kinds_since() {
+	local before=($1) now=($(retx_kinds)) c i=0 out=""
+	for c in $RETX_KINDS; do
+		out+="${c#TcpExtTCP}=$((now[i] - before[i])) "
+		i=$((i + 1))
+	done
+	echo "${out% }"
+}
+
 # run LABEL: an iperf3 a->b; sets res_* (Mbit/s, retransmissions, path shares).
 run() {
 	local label=$1 i b0=() p0=() tb=0 r n0 s0 rs0
@@ -52,11 +70,13 @@ run() {
 	n0=$(nstat_get a TcpRetransSegs)
 	s0=$(nstat_get a TcpOutSegs)
 	rs0=$(reorder_events)
+	kinds0=$(retx_kinds)
 	r=$(iperf b 10.0.2.1 a "$SECS")
 	res_mbit=${r% *}
 	res_retx=$(($(nstat_get a TcpRetransSegs) - n0))
 	res_segs=$(($(nstat_get a TcpOutSegs) - s0))
 	res_reord=$(($(reorder_events) - rs0))
+	res_kinds=$(retx_kinds_since "$kinds0")
 	res_share=()
 	for i in $(seq $NPATH); do
 		res_b[i]=$(($(if_stat r1 p${i}a tx_bytes) - b0[i]))
@@ -69,6 +89,7 @@ run() {
 	echo "[${SECONDS}s] $label: ${res_mbit:-?} Mbit/s, TCP retransmitted $res_retx of $res_segs segments" \
 		"(iperf3: ${r#* }), reordering events $res_reord;" \
 		"path shares ${res_share[*]/%/%} (skbs ${res_p[*]})"
+	echo "  retransmissions by kind: $res_kinds"
 }
 
 # --- TCP over EQDS ---

@@ -74,6 +74,7 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_QUEUED_BYTES, "queued_bytes"},
 	{EQDS_STATS_A_PACER_RUNS, "pacer_runs"},
 	{EQDS_STATS_A_PACER_LATE_BYTES, "pacer_late_bytes"},
+	{EQDS_STATS_A_DROP_DELIVER, "drop_deliver"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

@@ -81,6 +81,7 @@ const Shown kLayout[] = {
 	{"drops", "drop_tunnel_rate", "tunnel-rate"},
 	{"drops", "drop_epoch", "epoch"},
 	{"drops", "drop_queued_limit", "queued-limit"},
+	{"drops", "drop_deliver", "deliver"},
 	{"classes", "ll_queued", "ll-queued"},
 	{"classes", "ecn_marked", "ecn-marked"},
 	{"classes", "queued_bytes", "queued-bytes"},

@@ -243,6 +243,7 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_QUEUED_BYTES,	/* tx: wire bytes queued in all tunnels now (gauge) */
 	EQDS_STATS_A_PACER_RUNS,	/* rx: pull pacer timer expiries */
 	EQDS_STATS_A_PACER_LATE_BYTES,	/* rx: pull credit lost to a late pacer timer */
+	EQDS_STATS_A_DROP_DELIVER,	/* rx: delivery backlog full, or device gone */
 	__EQDS_STATS_A_MAX
 };
 
