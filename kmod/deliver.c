@@ -9,13 +9,14 @@
  * leave its reorder queue in order, but sprayed packets arrive on every CPU
  * (RSS spreads the outer source ports), and a release on one CPU would
  * overtake an earlier one still waiting in another CPU's cell; TCP would
- * see the reordering the reorder queue just hid. So, like wireguard's
- * per-peer NAPI, delivery goes through lanes: a lane is a locked FIFO with
- * a NAPI instance of its own, a tunnel always uses the same lane and adds
- * to it under its own lock, and a NAPI instance is polled on one CPU at a
- * time, so a tunnel's packets reach the stack in the order it released
- * them. One lane per CPU, so that many tunnels still spread over the CPUs
- * (a lane is polled on the CPU that woke it).
+ * see the reordering the reorder queue just hid. So delivery goes through
+ * lanes, somewhat as wireguard's per-peer NAPI: a lane is a locked FIFO
+ * with a NAPI instance of its own, polled on one CPU at a time; an inner
+ * flow always uses the same lane (its hash picks it, as RPS picks a CPU),
+ * and a tunnel adds to the lanes under its own lock, so each flow's packets
+ * reach the stack in the order the tunnel released them. One lane per CPU,
+ * so that flows still spread over the CPUs (a lane is polled on the CPU
+ * that woke it).
  *
  * eqds has no net_device of its own: the packets keep the device they
  * arrived on (so firewall rules and routing see them as from that device),
@@ -46,6 +47,7 @@ struct eqds_lanes {
 
 void eqds_deliver_park(struct sk_buff *skb)
 {
+	skb_get_hash(skb);	/* the flow dissector wants the device's netns */
 	eqds_cb(skb)->iif = skb->dev ? skb->dev->ifindex : 0;
 	skb->dev = NULL;
 }
@@ -67,13 +69,20 @@ static void go_up(struct eqds_lane *lane, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
+	/*
+	 * GRO writes into the head: a clone (a tap such as tcpdump shares it)
+	 * gets one of its own, not another path that would overtake GRO's.
+	 * A device with GRO off is honoured inside GRO, in order.
+	 */
+	if (skb_unclone(skb, GFP_ATOMIC)) {
+		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		eqds_count(en, EQDS_STATS_A_RX_DROPS);
+		kfree_skb(skb);
+		return;
+	}
 	eqds_stats_add(en->stats, EQDS_STATS_A_RX_PACKETS, 1);
 	eqds_stats_add(en->stats, EQDS_STATS_A_RX_BYTES, skb->len);
-	/* GRO must not write into a shared buffer; the device's GRO setting holds. */
-	if (skb_cloned(skb) || netif_elide_gro(skb->dev))
-		netif_receive_skb(skb);
-	else
-		napi_gro_receive(&lane->napi, skb);
+	napi_gro_receive(&lane->napi, skb);
 }
 
 static int lane_poll(struct napi_struct *napi, int budget)
@@ -105,29 +114,27 @@ static int lane_poll(struct napi_struct *napi, int budget)
 	return done;
 }
 
-void eqds_deliver_list(struct eqds_net *en, u32 key, struct sk_buff_head *list)
+void eqds_deliver_list(struct eqds_net *en, struct sk_buff_head *list)
 {
-	struct eqds_lane *lane = &en->lanes->lane[key % en->lanes->n];
 	u32 limit = READ_ONCE(netdev_max_backlog), dropped = 0;
+	struct eqds_lane *lane;
 	struct sk_buff *skb;
-	bool idle;
 
-	if (skb_queue_empty(list))
-		return;
-	spin_lock(&lane->lock);
-	idle = skb_queue_empty(&lane->queue);
 	while ((skb = __skb_dequeue(list))) {
+		lane = &en->lanes->lane[reciprocal_scale(skb_get_hash_raw(skb),
+							 en->lanes->n)];
+		spin_lock(&lane->lock);
 		if (skb_queue_len(&lane->queue) >= limit) {
+			spin_unlock(&lane->lock);
 			kfree_skb(skb);
 			dropped++;
 			continue;
 		}
 		__skb_queue_tail(&lane->queue, skb);
+		if (skb_queue_len(&lane->queue) == 1)
+			napi_schedule(&lane->napi);
+		spin_unlock(&lane->lock);
 	}
-	if (idle && !skb_queue_empty(&lane->queue))
-		napi_schedule(&lane->napi);
-	spin_unlock(&lane->lock);
-
 	if (dropped) {
 		eqds_stats_add(en->stats, EQDS_STATS_A_DROP_DELIVER, dropped);
 		eqds_stats_add(en->stats, EQDS_STATS_A_RX_DROPS, dropped);

@@ -426,7 +426,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			arm_timer(t, now + EQDS_ACK_DELAY_NS);
 	}
 	eqds_tunnel_count_list(&t->counters, &out);
-	eqds_deliver_list(en, t->id, &out);
+	eqds_deliver_list(en, &out);
 	spin_unlock(&t->lock);
 
 	send_acks(t, &ack);
@@ -446,7 +446,7 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 	if (!ack.send && !t->dead && t->rx.since_ack)
 		plan_ack(t, &ack);
 	eqds_tunnel_count_list(&t->counters, &out);
-	eqds_deliver_list(t->en, t->id, &out);
+	eqds_deliver_list(t->en, &out);
 	spin_unlock_bh(&t->lock);
 	send_acks(t, &ack);
 	rcu_read_unlock();

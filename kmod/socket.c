@@ -106,6 +106,8 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	skb_reset_network_header(skb);
 	skb_reset_mac_header(skb);
 	skb->pkt_type = PACKET_HOST;
+	/* The outer flow's hash, which spraying varies per packet. */
+	skb_clear_hash(skb);
 	why = eqds_admit_data(en, skb, &pkt, &peer, &local);
 	if (why) {
 		eqds_count(en, why);
