@@ -15,14 +15,15 @@
  * flow always uses the same lane (its hash picks it, as RPS picks a CPU),
  * and a tunnel adds to the lanes under its own lock, so each flow's packets
  * reach the stack in the order the tunnel released them. One lane per CPU,
- * so that flows still spread over the CPUs (a lane is polled on the CPU
- * that woke it).
+ * so that flows can still be taken up on several CPUs (a lane is polled on
+ * the CPU that woke it).
  *
  * eqds has no net_device of its own: the packets keep the device they
  * arrived on (so firewall rules and routing see them as from that device),
  * and the lanes' NAPI instances hang off a dummy device. While eqds holds
  * a packet (reorder queue, lane) that device may go away, so the packet
- * keeps only its ifindex, as IP defragmentation does.
+ * keeps only its ifindex, as IP defragmentation does; and nothing stays in
+ * a lane's GRO past the softirq that looked its device up.
  */
 #include <linux/netdevice.h>
 #include <linux/slab.h>
@@ -107,10 +108,12 @@ static int lane_poll(struct napi_struct *napi, int budget)
 			done++;
 		}
 	}
-	rcu_read_unlock();
 	/* A tunnel that adds meanwhile finds us scheduled: NAPI polls again. */
 	if (done < budget)
 		napi_complete_done(napi, done);
+	else
+		napi_gro_flush(napi, false);	/* see the top: devices may go */
+	rcu_read_unlock();
 	return done;
 }
 
@@ -147,11 +150,12 @@ int eqds_deliver_init(struct eqds_net *en)
 	struct eqds_lanes *lanes;
 
 	en->napi_dev = kzalloc(sizeof(*en->napi_dev), GFP_KERNEL);
-	lanes = kzalloc(struct_size(lanes, lane, n), GFP_KERNEL);
+	/* A NAPI instance per possible CPU: large on big machines. */
+	lanes = kvzalloc(struct_size(lanes, lane, n), GFP_KERNEL);
 	if (!en->napi_dev || !lanes) {
 		kfree(en->napi_dev);
 		en->napi_dev = NULL;
-		kfree(lanes);
+		kvfree(lanes);
 		return -ENOMEM;
 	}
 	init_dummy_netdev(en->napi_dev);
@@ -184,7 +188,7 @@ void eqds_deliver_destroy(struct eqds_net *en)
 		__skb_queue_purge(&lanes->lane[i].queue);
 	}
 	/* The dummy device is on no list: only the lanes need a grace period. */
-	kfree_rcu(lanes, rcu);
+	kvfree_rcu(lanes, rcu);
 	en->lanes = NULL;
 	kfree(en->napi_dev);
 	en->napi_dev = NULL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Handing decapsulated packets to the stack, in each tunnel's order,
- * through GRO.
+ * Handing decapsulated packets to the stack through GRO, each flow's in
+ * the order its tunnel released them.
  */
 #ifndef _EQDS_DELIVER_H
 #define _EQDS_DELIVER_H

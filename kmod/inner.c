@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Inner packet checks. A decapsulated packet enters IP input through
- * netif_rx() as if a neighbour had sent it, so it must not be able to do
+ * GRO (deliver.c) as if a neighbour had sent it, so it must not be able to do
  * there what a packet from the wire could not:
  *
  *  - its destination must be the outer destination, which an eqds sender

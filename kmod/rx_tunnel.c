@@ -11,9 +11,9 @@
  *
  * Contexts: packet receive (softirq) and the tunnel's release timer
  * (softirq) take t->lock; the pull scheduler's state needs en->sched_lock,
- * taken inside t->lock. What a tunnel releases is handed to its delivery
- * lane under t->lock, so two CPUs releasing in turn cannot swap their
- * batches; the lane's NAPI poll takes them up the stack later.
+ * taken inside t->lock. What a tunnel releases is handed to its flows'
+ * delivery lanes under t->lock, so two CPUs releasing in turn cannot swap
+ * their batches; the lanes' NAPI polls take them up the stack later.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
