@@ -65,9 +65,7 @@ static void go_up(struct eqds_lane *lane, struct sk_buff *skb)
 	struct eqds_net *en = lane->en;
 
 	if (!unpark(en->net, skb)) {
-		eqds_count(en, EQDS_STATS_A_DROP_DELIVER);
-		eqds_count(en, EQDS_STATS_A_RX_DROPS);
-		kfree_skb(skb);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DELIVER);
 		return;
 	}
 	/*
@@ -76,9 +74,7 @@ static void go_up(struct eqds_lane *lane, struct sk_buff *skb)
 	 * A device with GRO off is honoured inside GRO, in order.
 	 */
 	if (skb_unclone(skb, GFP_ATOMIC)) {
-		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
-		eqds_count(en, EQDS_STATS_A_RX_DROPS);
-		kfree_skb(skb);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_NOMEM);
 		return;
 	}
 	eqds_stats_add(en->stats, EQDS_STATS_A_RX_PACKETS, 1);
@@ -119,7 +115,7 @@ static int lane_poll(struct napi_struct *napi, int budget)
 
 void eqds_deliver_list(struct eqds_net *en, struct sk_buff_head *list)
 {
-	u32 limit = READ_ONCE(netdev_max_backlog), dropped = 0;
+	u32 limit = READ_ONCE(netdev_max_backlog);
 	struct eqds_lane *lane;
 	struct sk_buff *skb;
 
@@ -129,18 +125,13 @@ void eqds_deliver_list(struct eqds_net *en, struct sk_buff_head *list)
 		spin_lock(&lane->lock);
 		if (skb_queue_len(&lane->queue) >= limit) {
 			spin_unlock(&lane->lock);
-			kfree_skb(skb);
-			dropped++;
+			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DELIVER);
 			continue;
 		}
 		__skb_queue_tail(&lane->queue, skb);
 		if (skb_queue_len(&lane->queue) == 1)
 			napi_schedule(&lane->napi);
 		spin_unlock(&lane->lock);
-	}
-	if (dropped) {
-		eqds_stats_add(en->stats, EQDS_STATS_A_DROP_DELIVER, dropped);
-		eqds_stats_add(en->stats, EQDS_STATS_A_RX_DROPS, dropped);
 	}
 }
 

@@ -90,6 +90,7 @@ static inline bool eqds_stat_is_drop(enum eqds_stats_attr idx)
 	case EQDS_STATS_A_DROP_QUEUE_FULL ... EQDS_STATS_A_DROP_XMIT:
 	case EQDS_STATS_A_DROP_PEER ... EQDS_STATS_A_DROP_EPOCH:
 	case EQDS_STATS_A_DROP_QUEUED_LIMIT:
+	case EQDS_STATS_A_DROP_DELIVER:
 		return true;
 	default:
 		return false;
@@ -101,6 +102,15 @@ static inline void eqds_count(struct eqds_net *en, enum eqds_stats_attr idx)
 	eqds_stats_add(en->stats, idx, 1);
 	if (eqds_stat_is_drop(idx))
 		trace_eqds_drop(en->net->ns.inum, idx);
+}
+
+/* A received packet dropped: counted by reason and in rx_drops. */
+static inline void eqds_rx_drop(struct eqds_net *en, struct sk_buff *skb,
+				enum eqds_stats_attr why)
+{
+	eqds_count(en, why);
+	eqds_count(en, EQDS_STATS_A_RX_DROPS);
+	kfree_skb(skb);
 }
 
 int eqds_netns_register(void);

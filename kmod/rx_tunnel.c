@@ -271,13 +271,6 @@ static bool inner_ok(struct sk_buff *skb, u8 next_proto)
 	       ipv6_hdr(skb)->version == 6;
 }
 
-static void drop(struct eqds_net *en, struct sk_buff *skb, enum eqds_stats_attr why)
-{
-	eqds_count(en, why);
-	eqds_count(en, EQDS_STATS_A_RX_DROPS);
-	kfree_skb(skb);
-}
-
 /*
  * A FIN: the sender disowns an epoch it has left (core/epoch.h). If it is
  * the one this tunnel follows, stop pulling for it and drop what it holds;
@@ -299,7 +292,7 @@ static void fin_rcv(struct eqds_net *en, struct sk_buff *skb,
 		spin_unlock(&t->lock);
 	}
 	if (!disowned) {
-		drop(en, skb, EQDS_STATS_A_DROP_STALE);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_STALE);
 		return;
 	}
 	eqds_count(en, EQDS_STATS_A_FINS_RCVD);
@@ -330,12 +323,13 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	if (!t) {
 		if (!syn)
 			send_rst(en, local, peer, pkt->epoch);
-		drop(en, skb, syn ? EQDS_STATS_A_DROP_TUNNEL_LIMIT : EQDS_STATS_A_DROP_UNKNOWN);
+		eqds_rx_drop(en, skb, syn ? EQDS_STATS_A_DROP_TUNNEL_LIMIT :
+					   EQDS_STATS_A_DROP_UNKNOWN);
 		return;
 	}
 	if (pkt->next_proto != EQDS_NP_NONE) {
 		if (!inner_ok(skb, pkt->next_proto)) {
-			drop(en, skb, EQDS_STATS_A_DROP_INNER);
+			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_INNER);
 			return;
 		}
 		nsegs = skb_is_gso(skb) ? (skb_shinfo(skb)->gso_segs ?: 1) : 1;
@@ -343,7 +337,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	/* A range from GRO or an unsplit GSO packet: pieces of one packet. */
 	k = peer->family == AF_INET ? (u16)(ip_id - (u16)pkt->data.seq) : 0;
 	if (nsegs && k + nsegs > pkt->data.seg_count) {
-		drop(en, skb, EQDS_STATS_A_DROP_SEGS);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_SEGS);
 		return;
 	}
 	seq = pkt->data.seq + k;
@@ -352,7 +346,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	spin_lock(&t->lock);
 	if (unlikely(t->dead)) {
 		spin_unlock(&t->lock);
-		drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
 		return;
 	}
 	switch (eqds_epoch_data(&t->guard, t->rx.epoch, pkt->epoch, syn, now)) {
@@ -367,12 +361,12 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		t->counters.drops++;
 		spin_unlock(&t->lock);
 		send_rst(en, local, peer, pkt->epoch);
-		drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
 		return;
 	case EQDS_EPOCH_DISOWNED:
 		t->counters.drops++;
 		spin_unlock(&t->lock);
-		drop(en, skb, EQDS_STATS_A_DROP_STALE);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_STALE);
 		return;
 	case EQDS_EPOCH_CHALLENGE:
 		/* An ack for our epoch: only its real sender can act on it. */
@@ -381,7 +375,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	case EQDS_EPOCH_REFUSED:
 		t->counters.drops++;
 		spin_unlock(&t->lock);
-		drop(en, skb, EQDS_STATS_A_DROP_EPOCH);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_EPOCH);
 		if (ack.send) {
 			eqds_count(en, EQDS_STATS_A_CHALLENGES_SENT);
 			send_acks(t, &ack);
@@ -411,12 +405,12 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			break;
 		case EQDS_RX_DUP:
 			t->counters.drops++;
-			drop(en, skb, EQDS_STATS_A_DROP_DUP);
+			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DUP);
 			plan_ack(t, &ack);
 			break;
 		default:
 			t->counters.drops++;
-			drop(en, skb, EQDS_STATS_A_DROP_WINDOW);
+			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_WINDOW);
 			break;
 		}
 		release(t, now, &out, &ack);

@@ -63,7 +63,7 @@ retx_kinds_since() {
 # run LABEL [IPERF3 ARG...]: an iperf3 a->b; sets res_* (Mbit/s,
 # retransmissions, path shares).
 run() {
-	local label=$1 i b0=() p0=() tb=0 r n0 s0 rs0
+	local label=$1 i b0=() p0=() tb=0 r n0 s0 rs0 kinds0
 	for i in $(seq $NPATH); do
 		b0[i]=$(if_stat r1 p${i}a tx_bytes)
 		p0[i]=$(if_stat r1 p${i}a tx_packets)
