@@ -96,7 +96,6 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		return 0;
 	}
 
-	WRITE_ONCE(en->rx_ifindex, skb->dev ? skb->dev->ifindex : 0);
 	proto = pkt.next_proto == EQDS_NP_IPV6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
 	if (__iptunnel_pull_header(skb, sizeof(struct udphdr) + pkt.hlen, proto,
 				   false, false)) {
@@ -113,6 +112,12 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		eqds_count(en, why);
 		goto drop_counted;
 	}
+	/*
+	 * The device whose speed sets the pull rate: only an admitted packet
+	 * may name it, or anyone could pick the rate with one spoofed packet
+	 * on a slow interface.
+	 */
+	WRITE_ONCE(en->rx_ifindex, skb->dev ? skb->dev->ifindex : 0);
 	if (pkt.next_proto != EQDS_NP_NONE) {
 		ecn_decap(skb, tos);	/* its IP header is pulled and sane */
 		eqds_pull_data(en, skb->len, INET_ECN_is_ce(tos));

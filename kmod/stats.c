@@ -37,7 +37,8 @@ void eqds_stats_sum(struct eqds_pcpu_stats __percpu *stats, u64 *out)
 
 		do {
 			start = u64_stats_fetch_begin(&s->syncp);
-			memcpy(v, s->v, sizeof(v));
+			for (i = 0; i < __EQDS_STATS_A_MAX; i++)
+				v[i] = u64_stats_read(&s->v[i]);
 		} while (u64_stats_fetch_retry(&s->syncp, start));
 		for (i = 0; i < __EQDS_STATS_A_MAX; i++)
 			out[i] += v[i];
