@@ -6,6 +6,17 @@
  * application change.
  *
  * Runs in the context of whoever sends (process or softirq), under RCU.
+ *
+ * What is never captured:
+ *  - broadcast and multicast (they have no one peer to tunnel to);
+ *  - packets that an xfrm policy transforms (the route is an xfrm bundle):
+ *    IPsec applies first, and the ESP/AH packet it makes is an ordinary
+ *    packet, captured in its turn when it goes to a destination;
+ *  - datagrams to the EQDS port from any socket but eqds's own: a peer takes
+ *    what arrives on that port from this host's address for this host's
+ *    EQDS, so no local user may send it there, in clear or tunnelled. They
+ *    are dropped (drop_local_port); so are forwarded ones that leave with
+ *    one of this host's addresses as source (a masqueraded container).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -19,6 +30,9 @@
 #include <net/tcp.h>
 #include <net/checksum.h>
 #include <net/ndisc.h>
+#include <linux/inetdevice.h>
+#include <net/route.h>
+#include <net/addrconf.h>
 #include <net/netfilter/nf_conntrack_core.h>
 #include "eqds.h"
 #include "netns.h"
@@ -82,6 +96,51 @@ static void clamp_mss(struct eqds_net *en, struct sk_buff *skb, unsigned int tho
 	}
 }
 
+/* A UDP datagram to the EQDS port that eqds's own socket did not send? */
+static bool to_eqds_port(struct eqds_net *en, const struct eqds_config *cfg,
+			 struct sk_buff *skb, const struct nf_hook_state *state,
+			 u8 l4proto, unsigned int thoff)
+{
+	__be16 dport;
+
+	if (l4proto != IPPROTO_UDP ||
+	    skb_copy_bits(skb, thoff + offsetof(struct udphdr, dest), &dport, sizeof(dport)) ||
+	    dport != htons(cfg->port))
+		return false;
+	return !state->sk || !is_eqds_sock(en, state->sk);
+}
+
+static bool local_source(const struct nf_hook_state *state, struct sk_buff *skb)
+{
+	if (state->pf == NFPROTO_IPV4)
+		return inet_addr_type(state->net, ip_hdr(skb)->saddr) == RTN_LOCAL;
+	return ipv6_chk_addr(state->net, &ipv6_hdr(skb)->saddr, NULL, 0);
+}
+
+/*
+ * Whether to drop a packet that would speak EQDS for this host without
+ * being eqds's: from a local socket, or forwarded but with a local source
+ * (looked up last: only datagrams to the EQDS port pay for it).
+ */
+static bool forged_eqds(struct eqds_net *en, struct sk_buff *skb,
+			const struct nf_hook_state *state, u8 l4proto,
+			unsigned int thoff, bool forwarded)
+{
+	const struct eqds_config *cfg = rcu_dereference(en->config);
+
+	if (!cfg->ndests)
+		return false;
+	if (skb_dst(skb) && (skb_dst(skb)->dev->flags & IFF_LOOPBACK))
+		return false;	/* to ourselves: not a peer's business */
+	if (!to_eqds_port(en, cfg, skb, state, l4proto, thoff))
+		return false;
+	if (forwarded && !local_source(state, skb))
+		return false;
+	eqds_count(en, EQDS_STATS_A_DROP_LOCAL_PORT);
+	eqds_count(en, EQDS_STATS_A_TX_DROPS);
+	return true;
+}
+
 static unsigned int capture(struct eqds_net *en, struct sk_buff *skb,
 			    const struct nf_hook_state *state,
 			    const struct eqds_addr *dst, u8 l4proto,
@@ -97,6 +156,13 @@ static unsigned int capture(struct eqds_net *en, struct sk_buff *skb,
 	if (!skb_dst(skb) || (skb_dst(skb)->dev->flags & IFF_LOOPBACK))
 		return NF_ACCEPT;
 	/*
+	 * IPsec transforms it after this hook: the result is captured instead.
+	 * A packet with a secpath here is one xfrm has left to a device to
+	 * encrypt (ESP offload): encapsulated, it would go out in clear.
+	 */
+	if (dst_xfrm(skb_dst(skb)) || skb_sec_path(skb))
+		return NF_ACCEPT;
+	/*
 	 * Hooks of equal priority run newest first, so conntrack's confirm
 	 * hook (also last) may come after this one: confirm the connection
 	 * here, or it is never confirmed and a stateful firewall drops the
@@ -110,17 +176,48 @@ static unsigned int capture(struct eqds_net *en, struct sk_buff *skb,
 	return NF_STOLEN;
 }
 
+/*
+ * Broadcast and multicast have no one peer: the limited broadcast, class D,
+ * what the route says is a broadcast (the directed broadcast of a local
+ * subnet), and the last address of a destination prefix that has one.
+ */
+static bool not_unicast4(struct eqds_net *en, struct sk_buff *skb, __be32 daddr)
+{
+	const struct eqds_config *cfg = rcu_dereference(en->config);
+	const struct rtable *rt = skb_rtable(skb);
+	u32 i;
+
+	if (ipv4_is_multicast(daddr) || ipv4_is_lbcast(daddr) || ipv4_is_zeronet(daddr))
+		return true;
+	if (rt && (rt->rt_type == RTN_BROADCAST || rt->rt_type == RTN_MULTICAST ||
+		   (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST))))
+		return true;
+	for (i = 0; i < cfg->ndests; i++) {
+		const struct eqds_prefix *p = &cfg->dests[i];
+
+		if (p->family == AF_INET && p->len <= 30 &&
+		    (daddr | inet_make_mask(p->len)) == htonl(0xffffffff) &&
+		    eqds_prefix_match(p, AF_INET, &daddr))
+			return true;
+	}
+	return false;
+}
+
 static unsigned int eqds_nf_out4(void *priv, struct sk_buff *skb,
 				 const struct nf_hook_state *state)
 {
 	struct eqds_net *en = priv;
 	struct eqds_addr dst = { .family = AF_INET };
 	const struct iphdr *iph = ip_hdr(skb);
+	bool forwarded = IPCB(skb)->flags & IPSKB_FORWARDED;
 
+	if (!ip_is_fragment(iph) &&
+	    forged_eqds(en, skb, state, iph->protocol, ip_hdrlen(skb), forwarded))
+		return NF_DROP;
 	/* Forwarded traffic is the business of the hosts that send it. */
-	if (IPCB(skb)->flags & IPSKB_FORWARDED)
+	if (forwarded)
 		return NF_ACCEPT;
-	if (ip_is_fragment(iph))
+	if (ip_is_fragment(iph) || not_unicast4(en, skb, iph->daddr))
 		return NF_ACCEPT;
 	dst.a.v4 = iph->daddr;
 	return capture(en, skb, state, &dst, iph->protocol, ip_hdrlen(skb));
@@ -142,8 +239,16 @@ static unsigned int eqds_nf_out6(void *priv, struct sk_buff *skb,
 	struct eqds_addr dst = { .family = AF_INET6 };
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 	unsigned int thoff = sizeof(*ip6h);
+	bool forwarded = IP6CB(skb)->flags & IP6SKB_FORWARDED;
+	u8 l4proto = ip6h->nexthdr;
+	__be16 frag_off;
+	int l4off;
 
-	if (IP6CB(skb)->flags & IP6SKB_FORWARDED)
+	l4off = ipv6_skip_exthdr(skb, thoff, &l4proto, &frag_off);
+	if (l4off >= 0 && !frag_off &&
+	    forged_eqds(en, skb, state, l4proto, l4off, forwarded))
+		return NF_DROP;
+	if (forwarded)
 		return NF_ACCEPT;
 	if (ipv6_addr_is_multicast(&ip6h->daddr) ||
 	    ipv6_addr_type(&ip6h->daddr) & IPV6_ADDR_LINKLOCAL)

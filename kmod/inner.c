@@ -12,6 +12,10 @@
  *    configured peer (a host with several addresses sends from the one its
  *    route picks). Otherwise a peer, or anyone who can spoof one, could
  *    inject packets with any source address;
+ *  - it must not be a UDP datagram to the EQDS port: EQDS packets come from
+ *    the peer's own EQDS socket, never through a tunnel. Delivered, one
+ *    would reach our EQDS socket as if the peer's EQDS had sent it, and
+ *    anyone on the peer who can send a datagram could speak EQDS for it;
  *  - it must be whole and well formed (length fields within the packet, no
  *    fragment, a valid IPv4 header checksum), so that the counters can tell
  *    a broken tunnel from a broken packet; IP input would drop such a
@@ -21,9 +25,21 @@
 #include <linux/ipv6.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <linux/udp.h>
 #include "core/wire.h"
 #include "config.h"
 #include "inner.h"
+
+/* Is the L4 header at off, of protocol proto, UDP to the EQDS port? */
+static bool to_eqds_port(struct sk_buff *skb, unsigned int off, u8 proto,
+			 const struct eqds_config *cfg)
+{
+	__be16 dport;
+
+	return proto == IPPROTO_UDP &&
+	       !skb_copy_bits(skb, off + offsetof(struct udphdr, dest), &dport, sizeof(dport)) &&
+	       dport == htons(cfg->port);
+}
 
 static bool ipv4_ok(struct sk_buff *skb, const struct eqds_config *cfg,
 		    const struct eqds_addr *peer, const struct eqds_addr *local)
@@ -42,14 +58,19 @@ static bool ipv4_ok(struct sk_buff *skb, const struct eqds_config *cfg,
 	    ntohs(iph->tot_len) > skb->len || ip_is_fragment(iph))
 		return false;
 	/* eqds sends an inner packet in an outer one of its own family. */
-	return peer->family == AF_INET && iph->daddr == local->a.v4 &&
-	       (iph->saddr == peer->a.v4 || eqds_config_has_dest(cfg, AF_INET, &iph->saddr));
+	if (peer->family != AF_INET || iph->daddr != local->a.v4 ||
+	    (iph->saddr != peer->a.v4 && !eqds_config_has_dest(cfg, AF_INET, &iph->saddr)))
+		return false;
+	return !to_eqds_port(skb, hlen, iph->protocol, cfg);
 }
 
 static bool ipv6_ok(struct sk_buff *skb, const struct eqds_config *cfg,
 		    const struct eqds_addr *peer, const struct eqds_addr *local)
 {
 	const struct ipv6hdr *ip6h;
+	__be16 frag_off;
+	u8 proto;
+	int off;
 	u32 plen;
 
 	if (!pskb_may_pull(skb, sizeof(*ip6h)))
@@ -60,9 +81,14 @@ static bool ipv6_ok(struct sk_buff *skb, const struct eqds_config *cfg,
 	if (ip6h->version != 6 || sizeof(*ip6h) + plen > skb->len ||
 	    (!plen && !skb_is_gso(skb)))
 		return false;
-	return peer->family == AF_INET6 && ipv6_addr_equal(&ip6h->daddr, &local->a.v6) &&
-	       (ipv6_addr_equal(&ip6h->saddr, &peer->a.v6) ||
-		eqds_config_has_dest(cfg, AF_INET6, &ip6h->saddr));
+	if (peer->family != AF_INET6 || !ipv6_addr_equal(&ip6h->daddr, &local->a.v6) ||
+	    (!ipv6_addr_equal(&ip6h->saddr, &peer->a.v6) &&
+	     !eqds_config_has_dest(cfg, AF_INET6, &ip6h->saddr)))
+		return false;
+	proto = ip6h->nexthdr;
+	off = ipv6_skip_exthdr(skb, sizeof(*ip6h), &proto, &frag_off);
+	/* A later fragment has no UDP header to look at: not eqds's either. */
+	return off >= 0 && !frag_off && !to_eqds_port(skb, off, proto, cfg);
 }
 
 bool eqds_inner_ok(struct sk_buff *skb, u8 next_proto, const struct eqds_config *cfg,

@@ -423,10 +423,15 @@ static const struct genl_ops eqds_genl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
-		/* Read only, like GET_INSTANCE: no privilege needed. */
+		/*
+		 * A tunnel's epoch and sequence numbers are what a forger needs:
+		 * CAP_NET_ADMIN in the user namespace owning the netns, as for
+		 * SET_INSTANCE (the core checks dumps too).
+		 */
 		.cmd = EQDS_CMD_GET_TUNNEL,
 		.doit = eqds_tunnel_get_doit,
 		.dumpit = eqds_tunnel_get_dumpit,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = EQDS_CMD_SET_BOUND,
@@ -436,8 +441,16 @@ static const struct genl_ops eqds_genl_ops[] = {
 	},
 };
 
+/*
+ * Events carry the epochs of tunnels, as GET_TUNNEL does: joining needs
+ * CAP_NET_ADMIN in the user namespace owning the netns (genl_bind() checks
+ * it: the flag is in the 6.1 stable series and upstream since 6.7).
+ */
 static const struct genl_multicast_group eqds_genl_mcgrps[] = {
-	[EQDS_MCGRP_TUNNELS_ID] = { .name = EQDS_MCGRP_TUNNELS },
+	[EQDS_MCGRP_TUNNELS_ID] = {
+		.name = EQDS_MCGRP_TUNNELS,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 struct genl_family eqds_genl_family __ro_after_init = {

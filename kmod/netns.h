@@ -91,6 +91,7 @@ static inline bool eqds_stat_is_drop(enum eqds_stats_attr idx)
 	case EQDS_STATS_A_DROP_PEER ... EQDS_STATS_A_DROP_EPOCH:
 	case EQDS_STATS_A_DROP_QUEUED_LIMIT:
 	case EQDS_STATS_A_DROP_DELIVER:
+	case EQDS_STATS_A_DROP_LOCAL_PORT:
 		return true;
 	default:
 		return false;

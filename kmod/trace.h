@@ -198,7 +198,8 @@ TRACE_EVENT(eqds_drop,
 				       { EQDS_STATS_A_DROP_TUNNEL_RATE, "tunnel_rate" },
 				       { EQDS_STATS_A_DROP_EPOCH, "epoch" },
 				       { EQDS_STATS_A_DROP_QUEUED_LIMIT, "queued_limit" },
-				       { EQDS_STATS_A_DROP_DELIVER, "deliver" }))
+				       { EQDS_STATS_A_DROP_DELIVER, "deliver" },
+				       { EQDS_STATS_A_DROP_LOCAL_PORT, "local_port" }))
 );
 
 #endif /* _EQDS_TRACE_H */

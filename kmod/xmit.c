@@ -53,7 +53,8 @@ static struct rtable *route4(struct eqds_net *en, struct dst_cache *cache,
 	fl4.saddr = *saddr;
 	fl4.flowi4_proto = IPPROTO_UDP;
 	fl4.fl4_dport = dport;
-	rt = ip_route_output_key(en->net, &fl4);
+	/* With the xfrm lookup, as route6(): IPsec policies apply to EQDS too. */
+	rt = ip_route_output_flow(en->net, &fl4, NULL);
 	if (IS_ERR(rt))
 		return rt;
 	*saddr = fl4.saddr;

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
+#include <cerrno>
 #include <cstring>
 #include <cstddef>
 #include <exception>
@@ -285,6 +286,9 @@ void Socket::listen(const std::string &group, const std::function<bool(const Rep
 		throw NetlinkError("generic netlink family '" + family_ + "' has no multicast group '" +
 					   group + "' (an older eqds module?)", -grp);
 	int err = nl_socket_add_membership(sk_, grp);
+	// The kernel's refusal (CAP_NET_ADMIN): said as for any other request.
+	if (err == -NLE_PERM)
+		throw KernelError(EPERM, "");
 	if (err < 0)
 		throw NetlinkError("cannot join multicast group '" + group + "': " +
 					   nl_error_string(err), -err);

@@ -82,6 +82,7 @@ const Shown kLayout[] = {
 	{"drops", "drop_epoch", "epoch"},
 	{"drops", "drop_queued_limit", "queued-limit"},
 	{"drops", "drop_deliver", "deliver"},
+	{"drops", "drop_local_port", "local-port"},
 	{"classes", "ll_queued", "ll-queued"},
 	{"classes", "ecn_marked", "ecn-marked"},
 	{"classes", "queued_bytes", "queued-bytes"},

@@ -244,6 +244,7 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_PACER_RUNS,	/* rx: pull pacer timer expiries */
 	EQDS_STATS_A_PACER_LATE_BYTES,	/* rx: pull credit lost to a late pacer timer */
 	EQDS_STATS_A_DROP_DELIVER,	/* rx: delivery backlog full, or device gone */
+	EQDS_STATS_A_DROP_LOCAL_PORT,	/* tx: a local socket's datagram to the EQDS port */
 	__EQDS_STATS_A_MAX
 };
 

@@ -75,7 +75,7 @@ TEST(Text, WithStats)
 		  "  drops: queue-full 28  nomem 29  noroute 30  tunnel-limit 38  no-socket 39\n"
 		  "         xmit 40  decode 31  inner 32  unknown 33  dup 34  window 35  stale 36\n"
 		"         segs 37  peer 41  ctrl 42  tunnel-rate 43  epoch 44  queued-limit 50\n"
-		"         deliver 54\n"
+		"         deliver 54  local-port 55\n"
 		"  classes: ll-queued 48  ecn-marked 49  queued-bytes 51\n");
 }
 
@@ -144,7 +144,7 @@ TEST(Json, Defaults)
 				 "\"fins_sent\":46,\"fins_rcvd\":47,\"ll_queued\":48,"
 				 "\"ecn_marked\":49,\"drop_queued_limit\":50,\"queued_bytes\":51,"
 				 "\"pacer_runs\":52,\"pacer_late_bytes\":53,"
-				 "\"drop_deliver\":54}}\n";
+				 "\"drop_deliver\":54,\"drop_local_port\":55}}\n";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
@@ -214,7 +214,7 @@ TEST(Json, Pretty)
 	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
 	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
 		  std::string::npos);
-	const std::string tail = "    \"drop_deliver\": 54\n  }\n}\n";
+	const std::string tail = "    \"drop_local_port\": 55\n  }\n}\n";
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
 }
