@@ -9,6 +9,7 @@
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/jhash.h>
+#include <linux/moduleparam.h>
 #include "eqds.h"
 #include "netns.h"
 #include "tunnels.h"
@@ -51,6 +52,22 @@ static int id_reserve(struct xarray *ids, u32 *next, u32 *id)
 	return err < 0 ? err : 0;
 }
 
+/*
+ * Test only (selftests/test_lifetimes.sh, Documentation/testing.rst): every
+ * new tunnel is removed, as the reaper removes a tunnel it finds idle, right
+ * after its publication in the hash table and before the rest of its
+ * creation, the moment the reaper may take it in any real run. Off outside
+ * tests: while on, no tunnel survives its creation.
+ */
+static bool test_reap_new_tunnels;
+module_param(test_reap_new_tunnels, bool, 0644);
+MODULE_PARM_DESC(test_reap_new_tunnels,
+		 "Test only: reap every new tunnel right after its publication (default off)");
+
+static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long timeout);
+static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long timeout,
+		       bool half_open);
+
 struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer)
 {
 	return rhashtable_lookup(&en->txts, peer, txt_params);
@@ -91,6 +108,8 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 		atomic_dec(&en->ntunnels);
 		return IS_ERR(old) ? NULL : old;
 	}
+	if (unlikely(READ_ONCE(test_reap_new_tunnels)))
+		txt_remove(en, t, 0);
 	xa_store_bh(&en->txt_ids, t->id, t, GFP_ATOMIC);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
@@ -129,6 +148,8 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
 		atomic_dec(&en->ntunnels);
 		return IS_ERR(old) ? NULL : old;
 	}
+	if (unlikely(READ_ONCE(test_reap_new_tunnels)))
+		rxt_remove(en, t, 0, false);
 	xa_store_bh(&en->rxt_ids, t->id, t, GFP_ATOMIC);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
@@ -370,7 +391,12 @@ void eqds_tunnels_destroy(struct eqds_net *en)
 	eqds_tunnels_reap(en, true);
 	rhashtable_destroy(&en->txts);
 	rhashtable_destroy(&en->rxts);
-	/* Empty once every tunnel is gone; destroy frees their nodes. */
+	/*
+	 * Empty once every tunnel is gone: an ID left is a tunnel that was
+	 * freed while still listed, which every dump would have met.
+	 */
+	if (!xa_empty(&en->txt_ids) || !xa_empty(&en->rxt_ids))
+		pr_err("eqds: leak: tunnel IDs left at namespace exit\n");
 	xa_destroy(&en->txt_ids);
 	xa_destroy(&en->rxt_ids);
 	if (atomic_read(&en->ntunnels))
