@@ -13,8 +13,11 @@
  *
  * Each tunnel also has an ID, unique among the live tunnels of its side in
  * the namespace, under which it is entered in an xarray (en->txt_ids,
- * en->rxt_ids) for as long as it is in the hash table. Netlink dumps walk
- * the xarray in ID order, so a dump can resume after the last ID it sent.
+ * en->rxt_ids) once it has won its creation race, under ->lock and only if
+ * not dead yet (->listed), and which removal erases after marking it dead:
+ * a tunnel the reaper takes while it is being created is never entered.
+ * Netlink dumps walk the xarray in ID order, so a dump can resume after the
+ * last ID it sent. Tunnel events are sent for listed tunnels only.
  */
 #ifndef _EQDS_TUNNEL_H
 #define _EQDS_TUNNEL_H
@@ -120,6 +123,7 @@ struct eqds_txt {
 
 	spinlock_t lock;		/* protects the fields below */
 	bool dead;
+	bool listed;			/* in en->txt_ids, announced */
 	struct eqds_tx tx;
 	/* New packets waiting for credit, one queue per EQIF class. */
 	struct sk_buff_head queue[EQDS_NCLASSES];
@@ -153,6 +157,7 @@ struct eqds_rxt {
 
 	spinlock_t lock;		/* see above */
 	bool dead;
+	bool listed;			/* in en->rxt_ids, announced */
 	u8 path;
 	u16 quantum;			/* wire quantum we pull with */
 	struct eqds_rx rx;

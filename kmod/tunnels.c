@@ -68,6 +68,35 @@ static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long ti
 static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long timeout,
 		       bool half_open);
 
+/*
+ * Enter a tunnel that won its creation race in the ID table, unless the
+ * reaper took it since it became visible in the hash table: removal erases
+ * the ID (the reservation, then) after marking the tunnel dead under its
+ * lock, so an entry made after that would outlive the tunnel and be met
+ * by every later dump and policy change. Returns whether it was entered;
+ * only then is the tunnel announced, and its removal too. The store fills
+ * a reserved slot: it allocates nothing. Caller holds t->lock.
+ */
+static bool txt_list(struct eqds_txt *t)
+{
+	lockdep_assert_held(&t->lock);
+	if (t->dead)
+		return false;
+	xa_store_bh(&t->en->txt_ids, t->id, t, GFP_ATOMIC);
+	t->listed = true;
+	return true;
+}
+
+static bool rxt_list(struct eqds_rxt *t)
+{
+	lockdep_assert_held(&t->lock);
+	if (t->dead)
+		return false;
+	xa_store_bh(&t->en->rxt_ids, t->id, t, GFP_ATOMIC);
+	t->listed = true;
+	return true;
+}
+
 struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer)
 {
 	return rhashtable_lookup(&en->txts, peer, txt_params);
@@ -110,11 +139,13 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 	}
 	if (unlikely(READ_ONCE(test_reap_new_tunnels)))
 		txt_remove(en, t, 0);
-	xa_store_bh(&en->txt_ids, t->id, t, GFP_ATOMIC);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
-	eqds_event_tunnel(en, EQDS_CMD_TUNNEL_NEW, EQDS_TUNNEL_DIR_TX, t->id,
-			  &t->peer, t->tx.epoch, -1);
+	spin_lock_bh(&t->lock);
+	if (txt_list(t))
+		eqds_event_tunnel(en, EQDS_CMD_TUNNEL_NEW, EQDS_TUNNEL_DIR_TX, t->id,
+				  &t->peer, t->tx.epoch, -1);
+	spin_unlock_bh(&t->lock);
 	return t;
 }
 
@@ -150,12 +181,14 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
 	}
 	if (unlikely(READ_ONCE(test_reap_new_tunnels)))
 		rxt_remove(en, t, 0, false);
-	xa_store_bh(&en->rxt_ids, t->id, t, GFP_ATOMIC);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
+	spin_lock_bh(&t->lock);
 	/* Its epoch is the first SYN's, set after this. */
-	eqds_event_tunnel(en, EQDS_CMD_TUNNEL_NEW, EQDS_TUNNEL_DIR_RX, t->id,
-			  &t->peer, 0, -1);
+	if (rxt_list(t))
+		eqds_event_tunnel(en, EQDS_CMD_TUNNEL_NEW, EQDS_TUNNEL_DIR_RX, t->id,
+				  &t->peer, 0, -1);
+	spin_unlock_bh(&t->lock);
 	return t;
 }
 
@@ -189,6 +222,7 @@ static int txt_del_reason(struct eqds_txt *t, unsigned long timeout)
  */
 static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long timeout)
 {
+	bool listed;
 	int reason;
 	u32 epoch;
 
@@ -198,13 +232,15 @@ static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long ti
 		return false;
 	}
 	t->dead = true;
+	listed = t->listed;
 	reason = txt_del_reason(t, timeout);
 	epoch = t->tx.epoch;
 	spin_unlock_bh(&t->lock);
 	rhashtable_remove_fast(&en->txts, &t->node, txt_params);
 	xa_erase_bh(&en->txt_ids, t->id);
-	eqds_event_tunnel(en, EQDS_CMD_TUNNEL_DEL, EQDS_TUNNEL_DIR_TX, t->id,
-			  &t->peer, epoch, reason);
+	if (listed)
+		eqds_event_tunnel(en, EQDS_CMD_TUNNEL_DEL, EQDS_TUNNEL_DIR_TX, t->id,
+				  &t->peer, epoch, reason);
 	hrtimer_cancel(&t->timer);
 	eqds_txt_purge(t);
 	atomic_dec(&en->ntunnels);
@@ -222,6 +258,7 @@ static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long ti
 {
 	int reason = !timeout ? EQDS_TUNNEL_DEL_SHUTDOWN :
 		     half_open ? EQDS_TUNNEL_DEL_HALF_OPEN : EQDS_TUNNEL_DEL_IDLE;
+	bool listed;
 	u32 epoch;
 
 	spin_lock_bh(&t->lock);
@@ -230,6 +267,7 @@ static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long ti
 		return false;
 	}
 	t->dead = true;
+	listed = t->listed;
 	epoch = t->rx.epoch;
 	spin_lock(&en->sched_lock);
 	eqds_sched_deactivate(&en->sched, &t->rx.asl);
@@ -237,8 +275,9 @@ static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long ti
 	spin_unlock_bh(&t->lock);
 	rhashtable_remove_fast(&en->rxts, &t->node, rxt_params);
 	xa_erase_bh(&en->rxt_ids, t->id);
-	eqds_event_tunnel(en, EQDS_CMD_TUNNEL_DEL, EQDS_TUNNEL_DIR_RX, t->id,
-			  &t->peer, epoch, reason);
+	if (listed)
+		eqds_event_tunnel(en, EQDS_CMD_TUNNEL_DEL, EQDS_TUNNEL_DIR_RX, t->id,
+				  &t->peer, epoch, reason);
 	hrtimer_cancel(&t->timer);
 	eqds_rxt_purge(t);
 	atomic_dec(&en->ntunnels);
