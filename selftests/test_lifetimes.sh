@@ -125,7 +125,7 @@ pids+=($!)
 ) &
 pids+=($!)
 sleep 0.3
-for round in 1 2 3; do
+for _ in 1 2 3; do
 	ip netns exec m python3 "$TOP/selftests/tools/eqds_tunnels.py" --dst 10.0.1.2 \
 		--peers 10.2.0.0/16 --count 3000 > /dev/null
 done
@@ -304,7 +304,7 @@ many_hosts() {
 	ip -n sw addr flush dev pr
 	ip -n sw link set pr master br0
 	for i in $(seq "$n"); do echo "netns add s$i"; done | ip -b - || return 1
-	for i in $(seq "$n"); do _netns+=(s$i); done
+	for i in $(seq "$n"); do _netns+=("s$i"); done
 	for i in $(seq "$n"); do
 		echo "link add p$i type veth peer name e0 netns s$i"
 		echo "link set p$i master br0 up"
