@@ -74,7 +74,7 @@ enum eqds_stats_attr eqds_admit_data(struct eqds_net *en, struct sk_buff *skb,
 	if (pkt->next_proto != EQDS_NP_NONE &&
 	    !eqds_inner_ok(skb, pkt->next_proto, cfg, peer, local))
 		return EQDS_STATS_A_DROP_INNER;
-	if (!(pkt->flags & EQDS_F_SYN) || eqds_rxt_lookup(en, peer))
+	if (!(pkt->flags & EQDS_F_SYN) || eqds_rxt_lookup(en, peer, local))
 		return 0;
 	/* This packet creates the tunnel (unless another CPU is at it too). */
 	pkt->data.pull_target = min_t(u16, pkt->data.pull_target, EQDS_NEW_PULL_TARGET);

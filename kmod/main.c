@@ -40,7 +40,7 @@ MODULE_PARM_DESC(tunnel_rate, "Most new receiving tunnels per second per namespa
 		 __stringify(EQDS_DEFAULT_TUNNEL_RATE) ")");
 
 module_param_named(half_open_ms, eqds_half_open_ms, uint, 0644);
-MODULE_PARM_DESC(half_open_ms, "Lifetime in ms of a receiving tunnel that delivered at most its first packet (default "
+MODULE_PARM_DESC(half_open_ms, "Lifetime in ms of a half-open receiving tunnel (default "
 		 __stringify(EQDS_HALF_OPEN_MS) ")");
 
 static struct eqds_config initial_config;

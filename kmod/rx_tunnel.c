@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The receiving EQIF, per sending host: data packets are put back in order
+ * The receiving EQIF, per sending host and our address it sends to (one
+ * sending tunnel of that host's, tunnels.c): data packets are put back in order
  * (sprayed packets arrive out of order) and re-injected into the stack; the
  * sender's pull target feeds the pull scheduler; acks tell the sender what
  * to free and what to resend.
@@ -278,9 +279,10 @@ static bool inner_ok(struct sk_buff *skb, u8 next_proto)
  * draws no RST: the sender is not in that epoch either.
  */
 static void fin_rcv(struct eqds_net *en, struct sk_buff *skb,
-		    const struct eqds_pkt *pkt, const struct eqds_addr *peer)
+		    const struct eqds_pkt *pkt, const struct eqds_addr *peer,
+		    const struct eqds_addr *local)
 {
-	struct eqds_rxt *t = eqds_rxt_lookup(en, peer);
+	struct eqds_rxt *t = eqds_rxt_lookup(en, peer, local);
 	bool disowned = false;
 
 	if (t) {
@@ -316,10 +318,10 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	u64 now = now_ns();
 
 	if (pkt->flags & EQDS_F_FIN) {
-		fin_rcv(en, skb, pkt, peer);
+		fin_rcv(en, skb, pkt, peer, local);
 		return;
 	}
-	t = syn ? eqds_rxt_get(en, peer) : eqds_rxt_lookup(en, peer);
+	t = syn ? eqds_rxt_get(en, peer, local) : eqds_rxt_lookup(en, peer, local);
 	if (!t) {
 		if (!syn)
 			send_rst(en, local, peer, pkt->epoch);
@@ -382,7 +384,6 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		}
 		return;
 	}
-	t->local = *local;
 	t->last_used = jiffies;
 	demand(t, pkt->data.pull_target);
 
@@ -450,8 +451,10 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 /* Number quanta more pulls for this sender; caller holds en->sched_lock. */
 u32 eqds_rxt_pull_grant(struct eqds_rxt *t, u32 quanta)
 {
-	u32 pull_no = t->rx.pulls.pull_no;
+	u32 pull_no;
 
+	lockdep_assert_held(&t->en->sched_lock);
+	pull_no = t->rx.pulls.pull_no;
 	while (quanta--)
 		pull_no = eqds_pullgen_next(&t->rx.pulls);
 	return pull_no;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tunnels: the kernel side of one sending EQIF queue (struct eqds_txt, one
- * per destination host) and of one receiving reorder queue (struct eqds_rxt,
- * one per sending host). The protocol decisions are the core's (core/tx.h,
- * core/rx.h); these hold the packets, the locks, the timers.
+ * per destination address) and of one receiving reorder queue (struct
+ * eqds_rxt, one per sending address and our address it sends to). The
+ * protocol decisions are the core's (core/tx.h, core/rx.h, core/epoch.h);
+ * these hold the packets, the locks, the timers.
  *
  * Lifetime: tunnels live in per-namespace rhashtables and are freed with
  * kfree_rcu() after removal, so a pointer found under rcu_read_lock() stays
@@ -148,7 +149,7 @@ struct eqds_txt {
  */
 struct eqds_rxt {
 	struct rhash_head node;
-	struct eqds_addr peer;		/* hash key: the sending host */
+	struct eqds_addr peer;		/* hash key, with local: the sending host */
 	struct eqds_addr local;		/* our address the sender sends to */
 	u32 id;				/* in en->rxt_ids: netlink dumps, events */
 	struct eqds_net *en;
@@ -173,6 +174,7 @@ static inline u32 eqds_txt_queue_len(const struct eqds_txt *t)
 	u32 n = 0;
 	int c;
 
+	lockdep_assert_held(&t->lock);
 	for (c = 0; c < EQDS_NCLASSES; c++)
 		n += skb_queue_len(&t->queue[c]);
 	return n;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * EQDS_CMD_GET_TUNNEL: one peer's tunnels (doit) or all of a namespace's
- * (dumpit), with their state and counters.
+ * EQDS_CMD_GET_TUNNEL: one peer's tunnels (doit: its sending tunnel and a
+ * receiving tunnel per address of ours it sends to) or all of a
+ * namespace's (dumpit), with their state and counters.
  *
  * Dumps walk the ID-indexed xarrays (tunnel.h), sending side first, and
  * keep only the side and the next ID to look at between messages
@@ -187,6 +188,37 @@ static int parse_peer(struct nlattr **tb, struct eqds_addr *peer,
 	return 0;
 }
 
+/*
+ * Every receiving tunnel from peer, one per address of ours it sends to, in
+ * ID order: a walk of the ID table, the only index by peer alone.
+ */
+static int put_peer_rxts(struct sk_buff *msg, struct eqds_net *en,
+			 const struct eqds_addr *peer, int *found)
+{
+	struct eqds_tunnel_info ti;
+	struct eqds_rxt *t;
+	unsigned long id;
+	int err = 0;
+
+	rcu_read_lock();
+	xa_for_each(&en->rxt_ids, id, t) {
+		if (!memcmp(&t->peer, peer, sizeof(*peer)) && eqds_rxt_info(t, &ti)) {
+			err = put_tunnel(msg, &ti);
+			if (err)
+				break;
+			(*found)++;
+		}
+		/* 64k tunnels: let others run; xa_for_each restarts by index. */
+		if (!(id % 1024)) {
+			rcu_read_unlock();
+			cond_resched();
+			rcu_read_lock();
+		}
+	}
+	rcu_read_unlock();
+	return err;
+}
+
 int eqds_tunnel_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct eqds_net *en = eqds_net(genl_info_net(info));
@@ -195,7 +227,6 @@ int eqds_tunnel_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct eqds_addr peer;
 	struct sk_buff *msg;
 	struct eqds_txt *tt;
-	struct eqds_rxt *rt;
 	int err, found = 0;
 	void *hdr;
 	u8 dir = 0;
@@ -229,12 +260,9 @@ int eqds_tunnel_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = put_tunnel(msg, &ti);
 		found++;
 	}
-	rt = dir != EQDS_TUNNEL_DIR_TX ? eqds_rxt_lookup(en, &peer) : NULL;
-	if (!err && rt && eqds_rxt_info(rt, &ti)) {
-		err = put_tunnel(msg, &ti);
-		found++;
-	}
 	rcu_read_unlock();
+	if (!err && dir != EQDS_TUNNEL_DIR_TX)
+		err = put_peer_rxts(msg, en, &peer, &found);
 	if (err)
 		goto err_free;
 	if (!found) {

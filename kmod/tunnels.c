@@ -22,8 +22,24 @@ static const struct rhashtable_params txt_params = {
 	.automatic_shrinking = true,
 };
 
+/*
+ * A receiving tunnel is one (sender, our address) pair, the two addresses
+ * of its packets' outer header, as a sending tunnel is one destination
+ * address (whatever the route picks as source): a host with two addresses
+ * we both send to gets two sending tunnels, each with its own epoch and
+ * sequence space, and needs two receiving ones, each answering from its
+ * own address. Keyed by the sender alone, both would share one tunnel that
+ * follows one epoch and challenges the other's SYNs, from the wrong
+ * address, forever. The key is peer and local, adjacent in struct
+ * eqds_rxt (checked at init), as in struct rxt_key.
+ */
+struct rxt_key {
+	struct eqds_addr peer;
+	struct eqds_addr local;
+};
+
 static const struct rhashtable_params rxt_params = {
-	.key_len = sizeof(struct eqds_addr),
+	.key_len = sizeof(struct rxt_key),
 	.key_offset = offsetof(struct eqds_rxt, peer),
 	.head_offset = offsetof(struct eqds_rxt, node),
 	.automatic_shrinking = true,
@@ -65,8 +81,7 @@ MODULE_PARM_DESC(test_reap_new_tunnels,
 		 "Test only: reap every new tunnel right after its publication (default off)");
 
 static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long timeout);
-static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long timeout,
-		       bool half_open);
+static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long idle);
 
 /*
  * Enter a tunnel that won its creation race in the ID table, unless the
@@ -102,10 +117,12 @@ struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *pe
 	return rhashtable_lookup(&en->txts, peer, txt_params);
 }
 
-/* Caller holds rcu_read_lock(). */
+/* Caller holds rcu_read_lock(), as for every lookup: t is freed after RCU. */
 struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 {
 	struct eqds_txt *t = eqds_txt_lookup(en, peer), *old;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "caller must hold rcu_read_lock()");
 
 	if (likely(t) || READ_ONCE(en->exiting))
 		return t;
@@ -149,14 +166,20 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 	return t;
 }
 
-struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *peer)
+struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *peer,
+				 const struct eqds_addr *local)
 {
-	return rhashtable_lookup(&en->rxts, peer, rxt_params);
+	const struct rxt_key key = { .peer = *peer, .local = *local };
+
+	return rhashtable_lookup(&en->rxts, &key, rxt_params);
 }
 
-struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
+struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
+			      const struct eqds_addr *local)
 {
-	struct eqds_rxt *t = eqds_rxt_lookup(en, peer), *old;
+	struct eqds_rxt *t = eqds_rxt_lookup(en, peer, local), *old;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "caller must hold rcu_read_lock()");
 
 	if (likely(t) || READ_ONCE(en->exiting))
 		return t;
@@ -170,6 +193,7 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
 		return NULL;
 	}
 	t->peer = *peer;
+	t->local = *local;
 	t->en = en;
 	eqds_rxt_setup(t, rcu_dereference(en->config));
 	old = rhashtable_lookup_get_insert_fast(&en->rxts, &t->node, rxt_params);
@@ -180,7 +204,7 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer)
 		return IS_ERR(old) ? NULL : old;
 	}
 	if (unlikely(READ_ONCE(test_reap_new_tunnels)))
-		rxt_remove(en, t, 0, false);
+		rxt_remove(en, t, 0);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
 	spin_lock_bh(&t->lock);
@@ -209,6 +233,7 @@ static void txt_free_rcu(struct rcu_head *head)
  */
 static int txt_del_reason(struct eqds_txt *t, unsigned long timeout)
 {
+	lockdep_assert_held(&t->lock);
 	if (!timeout)
 		return EQDS_TUNNEL_DEL_SHUTDOWN;
 	if (eqds_txt_queue_len(t) || eqds_tx_inflight(&t->tx))
@@ -250,21 +275,53 @@ static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long ti
 }
 
 /*
- * timeout: 0 removes t whatever its state; else only if still idle for it.
- * half_open: timeout is the half-open one (for the event's reason).
+ * A receiving tunnel whose sender has not shown that it heard us, and that
+ * delivered no more than its first packet, is half open (a protocol
+ * decision: eqds_epoch_half_open()): a sender that never came back, or a
+ * spoofed source (a SYN from anyone who can spoof a peer's address creates
+ * one). It is reaped after half_open_ms (module parameter,
+ * EQDS_HALF_OPEN_MS by default) unless the idle timeout is shorter. An
+ * honest tunnel that is reaped this way and then used again costs an RST
+ * and a restart. Read without the tunnel's lock by the reaper's first look
+ * and by netlink, which only need a recent view; removal decides again
+ * under the lock.
  */
-static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long timeout,
-		       bool half_open)
+unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
+
+bool eqds_rxt_half_open(const struct eqds_rxt *t)
 {
-	int reason = !timeout ? EQDS_TUNNEL_DEL_SHUTDOWN :
-		     half_open ? EQDS_TUNNEL_DEL_HALF_OPEN : EQDS_TUNNEL_DEL_IDLE;
+	return eqds_epoch_half_open(READ_ONCE(t->guard.answered), READ_ONCE(t->rx.epoch),
+				    READ_ONCE(t->rx.rcv_nxt));
+}
+
+static unsigned long rxt_timeout(struct eqds_rxt *t, unsigned long idle)
+{
+	if (!eqds_rxt_half_open(t))
+		return idle;
+	return min(idle, msecs_to_jiffies(READ_ONCE(eqds_half_open_ms)));
+}
+
+/*
+ * idle: the idle timeout; 0 removes t whatever its state. Else t goes only
+ * if it is still idle, for the half-open timeout if it is still half open:
+ * packets may have come since the reaper looked. (A half-open timeout of 0
+ * is not "whatever its state": such a tunnel goes once idle at all.)
+ */
+static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long idle)
+{
+	int reason = EQDS_TUNNEL_DEL_SHUTDOWN;
+	unsigned long timeout;
 	bool listed;
 	u32 epoch;
 
 	spin_lock_bh(&t->lock);
-	if (timeout && !eqds_rxt_idle(t, timeout)) {
-		spin_unlock_bh(&t->lock);
-		return false;
+	if (idle) {
+		timeout = rxt_timeout(t, idle);
+		if (!eqds_rxt_idle(t, timeout)) {
+			spin_unlock_bh(&t->lock);
+			return false;
+		}
+		reason = timeout < idle ? EQDS_TUNNEL_DEL_HALF_OPEN : EQDS_TUNNEL_DEL_IDLE;
 	}
 	t->dead = true;
 	listed = t->listed;
@@ -287,28 +344,16 @@ static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long ti
 }
 
 /*
- * A receiving tunnel that has delivered no more than its first packet is
- * half open: a sender that never came back, or a spoofed source (a SYN from
- * anyone who can spoof a peer's address creates one). It is reaped after
- * half_open_ms (module parameter, EQDS_HALF_OPEN_MS by default) unless the
- * idle timeout is shorter. An honest tunnel that is reaped this way and
- * then used again costs an RST and a restart. Read without the tunnel's
- * lock: a stale view only picks the timeout.
+ * The reaper's first look at a sending tunnel, without its lock: only the
+ * time stamps, which every idle tunnel has old (eqds_txt_idle(), which
+ * needs the lock, decides in txt_remove()).
  */
-unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
-
-bool eqds_rxt_half_open(const struct eqds_rxt *t)
+static bool txt_may_be_idle(const struct eqds_txt *t, unsigned long timeout)
 {
-	u32 used = READ_ONCE(t->rx.rcv_nxt) - eqds_isn(READ_ONCE(t->rx.epoch));
+	unsigned long now = jiffies;
 
-	return used <= EQDS_MAX_SEGS;
-}
-
-static unsigned long rxt_timeout(struct eqds_rxt *t, unsigned long idle)
-{
-	if (!eqds_rxt_half_open(t))
-		return idle;
-	return min(idle, msecs_to_jiffies(READ_ONCE(eqds_half_open_ms)));
+	return time_after(now, READ_ONCE(t->last_heard) + timeout) ||
+	       time_after(now, READ_ONCE(t->last_used) + timeout);
 }
 
 /*
@@ -317,8 +362,8 @@ static unsigned long rxt_timeout(struct eqds_rxt *t, unsigned long idle)
  */
 void eqds_tunnels_reap(struct eqds_net *en, bool all)
 {
-	unsigned long timeout, rtimeout;
 	struct rhashtable_iter it;
+	unsigned long timeout;
 	struct eqds_txt *tt;
 	struct eqds_rxt *rt;
 	void *obj;
@@ -334,7 +379,7 @@ again:
 		if (IS_ERR(obj))
 			continue;
 		tt = obj;
-		if (!all && !eqds_txt_idle(tt, timeout))
+		if (!all && !txt_may_be_idle(tt, timeout))
 			continue;
 		rhashtable_walk_stop(&it);
 		if (txt_remove(en, tt, all ? 0 : timeout) && !all)
@@ -350,11 +395,10 @@ again:
 		if (IS_ERR(obj))
 			continue;
 		rt = obj;
-		rtimeout = rxt_timeout(rt, timeout);
-		if (!all && !eqds_rxt_idle(rt, rtimeout))
+		if (!all && !eqds_rxt_idle(rt, rxt_timeout(rt, timeout)))
 			continue;
 		rhashtable_walk_stop(&it);
-		if (rxt_remove(en, rt, all ? 0 : rtimeout, rtimeout < timeout) && !all)
+		if (rxt_remove(en, rt, all ? 0 : timeout) && !all)
 			eqds_count(en, EQDS_STATS_A_TUNNELS_REAPED);
 		rhashtable_walk_start(&it);
 	}
@@ -405,6 +449,9 @@ void eqds_tunnels_timeout_changed(struct eqds_net *en)
 int eqds_tunnels_init(struct eqds_net *en)
 {
 	int err;
+
+	BUILD_BUG_ON(offsetof(struct eqds_rxt, local) - offsetof(struct eqds_rxt, peer) !=
+		     offsetof(struct rxt_key, local));
 
 	atomic_set(&en->ntunnels, 0);
 	xa_init_flags(&en->txt_ids, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);

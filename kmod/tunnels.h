@@ -21,12 +21,17 @@ extern unsigned int eqds_half_open_ms;
 
 struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
 struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer);
-struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
-struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer);
+/* Receiving tunnels: one per (sender, our address) pair (tunnels.c). */
+struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *peer,
+				 const struct eqds_addr *local);
+struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
+			      const struct eqds_addr *local);
 
 /*
- * A receiving tunnel that has delivered no more than its first packet (or
- * has no epoch yet): reaped after the half-open timeout. Lockless read.
+ * A receiving tunnel with no epoch yet, or whose sender has not shown that
+ * it heard us and that has delivered no more than its first packet
+ * (eqds_epoch_half_open()): reaped after the half-open timeout. Lockless
+ * read.
  */
 bool eqds_rxt_half_open(const struct eqds_rxt *t);
 

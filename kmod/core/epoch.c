@@ -4,6 +4,7 @@
  * epoch.h).
  */
 #include "epoch.h"
+#include "rx.h"
 
 bool eqds_ratelimit_ok(struct eqds_ratelimit *rl, u64 now_ns, u64 interval_ns)
 {
@@ -23,8 +24,13 @@ enum eqds_epoch_verdict eqds_epoch_data(struct eqds_epoch_guard *g,
 					u32 followed, u32 epoch, bool syn,
 					u64 now_ns)
 {
-	if (followed && epoch == followed)
-		return g->disowned ? EQDS_EPOCH_DISOWNED : EQDS_EPOCH_CURRENT;
+	if (followed && epoch == followed) {
+		if (g->disowned)
+			return EQDS_EPOCH_DISOWNED;
+		if (!syn)
+			g->answered = true;
+		return EQDS_EPOCH_CURRENT;
+	}
 	if (!syn)
 		return EQDS_EPOCH_UNKNOWN;
 	/* A new tunnel, or its sender said the epoch is over: anyone may begin. */
@@ -39,11 +45,20 @@ enum eqds_epoch_verdict eqds_epoch_data(struct eqds_epoch_guard *g,
 	return EQDS_EPOCH_REFUSED;
 }
 
+bool eqds_epoch_half_open(bool answered, u32 followed, u32 rcv_nxt)
+{
+	if (!followed)
+		return true;
+	return !answered && rcv_nxt - eqds_isn(followed) <= EQDS_MAX_SEGS;
+}
+
 bool eqds_epoch_fin(struct eqds_epoch_guard *g, u32 followed, u32 epoch)
 {
 	if (!followed || epoch != followed || g->disowned)
 		return false;
+	/* Nothing follows until the next SYN begins an epoch. */
 	g->disowned = true;
+	g->answered = false;
 	return true;
 }
 

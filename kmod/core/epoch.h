@@ -59,6 +59,7 @@ bool eqds_ratelimit_ok(struct eqds_ratelimit *rl, u64 now_ns, u64 interval_ns);
 /* The receiving side's view of its sender's epochs. */
 struct eqds_epoch_guard {
 	bool	disowned;	/* the sender disowned the current epoch (FIN) */
+	bool	answered;	/* a packet of the current epoch came without SYN */
 	struct eqds_ratelimit	challenge;
 };
 
@@ -76,11 +77,28 @@ void eqds_epoch_guard_init(struct eqds_epoch_guard *g);
 /*
  * A data packet of epoch, with SYN or not, for a tunnel that follows the
  * epoch followed (0: none yet, the tunnel is new). On EQDS_EPOCH_BEGIN the caller
- * resets the tunnel to epoch and calls eqds_epoch_guard_init().
+ * resets the tunnel to epoch and calls eqds_epoch_guard_init(). A packet of
+ * the current epoch without SYN marks the guard answered.
  */
 enum eqds_epoch_verdict eqds_epoch_data(struct eqds_epoch_guard *g,
 					u32 followed, u32 epoch, bool syn,
 					u64 now_ns);
+
+/*
+ * Is a receiving tunnel half open: what a spoofed SYN leaves behind, or a
+ * sender that went away before it heard from us? Yes while it follows no
+ * epoch, or while its sender has not shown that it heard us (answered: a
+ * sender sets SYN on every packet until our acknowledgment confirms its
+ * epoch, core/tx.h) and no more than the epoch's first packet was delivered
+ * (rcv_nxt within EQDS_MAX_SEGS of its first seq). The caller reaps half
+ * open tunnels sooner than idle ones. A short flow whose sender heard us
+ * is not half open however few packets it sent, so it does not lose its
+ * tunnel between two flows and restart. A spoofer who knows the epoch it
+ * chose can send a packet without SYN just as it can send a second
+ * packet: this tells the soft state of a dead sender from a live one, and
+ * the creation limits bound what forgery costs.
+ */
+bool eqds_epoch_half_open(bool answered, u32 followed, u32 rcv_nxt);
 
 /*
  * A FIN from the sender for epoch. True if it disowns the epoch the tunnel

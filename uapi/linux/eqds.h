@@ -16,8 +16,9 @@
  *   request is validated as a whole before anything changes.
  * EQDS_CMD_GET_TUNNEL (doit and dumpit)
  *   doit: EQDS_A_TUNNEL with EQDS_TUNNEL_A_FAMILY and _PEER (and optionally
- *   _DIR) names a peer; the reply holds one EQDS_A_TUNNEL per side that
- *   exists for it (sending first). ENOENT if there is none.
+ *   _DIR) names a peer; the reply holds one EQDS_A_TUNNEL per tunnel that
+ *   exists for it: the sending one first, then one receiving tunnel per
+ *   address of ours the peer sends to. ENOENT if there is none.
  *   dumpit: every tunnel of the namespace, one EQDS_A_TUNNEL per message, in
  *   the order of their IDs, sending side first; EQDS_A_TUNNEL with only
  *   EQDS_TUNNEL_A_DIR restricts it to one side. A tunnel that exists from
@@ -264,7 +265,7 @@ enum eqds_tunnel_state {
 	EQDS_TUNNEL_STATE_SYN,		/* tx: the receiver has not confirmed the epoch */
 	EQDS_TUNNEL_STATE_CONFIRMED,	/* tx: confirmed, data goes without SYN */
 	EQDS_TUNNEL_STATE_NEW,		/* rx: no epoch yet (no packet accepted) */
-	EQDS_TUNNEL_STATE_HALF_OPEN,	/* rx: at most its first packet delivered */
+	EQDS_TUNNEL_STATE_HALF_OPEN,	/* rx: sender not heard back, first packet at most */
 	EQDS_TUNNEL_STATE_OPEN,		/* rx: delivering */
 	__EQDS_TUNNEL_STATE_MAX
 };

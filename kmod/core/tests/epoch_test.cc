@@ -111,6 +111,67 @@ TEST_F(Guard, FinForTheFollowedEpochDisownsIt)
 	EXPECT_EQ(eqds_epoch_data(&g, E, E + 100, false, 0), EQDS_EPOCH_UNKNOWN);
 }
 
+// Half open: what a spoofed SYN leaves, or a sender that went away before it
+// heard us. A short flow whose sender heard us (its packets stop carrying
+// SYN once our ack confirms its epoch) is not, however few packets it sent.
+struct HalfOpen : Guard {
+	u32 first = eqds_isn(E);
+
+	bool half_open(u32 delivered)
+	{
+		return eqds_epoch_half_open(g.answered, E, first + delivered);
+	}
+};
+
+TEST_F(HalfOpen, NoEpochYet)
+{
+	EXPECT_TRUE(eqds_epoch_half_open(false, 0, 0));
+	EXPECT_TRUE(eqds_epoch_half_open(true, 0, 12345));
+}
+
+TEST_F(HalfOpen, OnlySynsAndTheFirstPacketDelivered)
+{
+	ASSERT_EQ(eqds_epoch_data(&g, 0, E, true, 0), EQDS_EPOCH_BEGIN);
+	eqds_epoch_guard_init(&g);
+	EXPECT_TRUE(half_open(0));
+	EXPECT_TRUE(half_open(1));
+	EXPECT_TRUE(half_open(EQDS_MAX_SEGS));	// a GSO first packet
+	// More SYNs of the epoch: the sender has not heard us yet.
+	EXPECT_EQ(eqds_epoch_data(&g, E, E, true, 0), EQDS_EPOCH_CURRENT);
+	EXPECT_TRUE(half_open(6));
+	// Beyond the first packet, even without an answer: a live sender.
+	EXPECT_FALSE(half_open(EQDS_MAX_SEGS + 1));
+}
+
+TEST_F(HalfOpen, ShortFlowWhoseSenderHeardUs)
+{
+	ASSERT_EQ(eqds_epoch_data(&g, 0, E, true, 0), EQDS_EPOCH_BEGIN);
+	eqds_epoch_guard_init(&g);
+	EXPECT_TRUE(half_open(1));
+	// TCP's SYN went with EQDS SYN; its ACK, after our ack came back, without.
+	EXPECT_EQ(eqds_epoch_data(&g, E, E, false, 0), EQDS_EPOCH_CURRENT);
+	EXPECT_FALSE(half_open(2));
+	EXPECT_FALSE(half_open(6));
+}
+
+TEST_F(HalfOpen, OtherEpochsAnswerNothing)
+{
+	EXPECT_EQ(eqds_epoch_data(&g, E, E + 1, false, 0), EQDS_EPOCH_UNKNOWN);
+	EXPECT_EQ(eqds_epoch_data(&g, E, E + 2, true, 0), EQDS_EPOCH_CHALLENGE);
+	EXPECT_TRUE(half_open(1));
+}
+
+TEST_F(HalfOpen, DisownedEpochIsHalfOpenAgain)
+{
+	EXPECT_EQ(eqds_epoch_data(&g, E, E, false, 0), EQDS_EPOCH_CURRENT);
+	EXPECT_FALSE(half_open(3));
+	ASSERT_TRUE(eqds_epoch_fin(&g, E, E));
+	// The receiver restarts its state at the epoch's first seq.
+	EXPECT_TRUE(half_open(0));
+	EXPECT_EQ(eqds_epoch_data(&g, E, E, false, 0), EQDS_EPOCH_DISOWNED);
+	EXPECT_TRUE(half_open(0));
+}
+
 TEST(Ratelimit, OncePerInterval)
 {
 	struct eqds_ratelimit rl = {};
