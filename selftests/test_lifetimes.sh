@@ -20,6 +20,9 @@
 #     native ones.
 source "$(dirname "$0")/lib.sh"
 NHOSTS=${EQDS_LIFETIMES_HOSTS:-100}
+# Which of the sections below to run (comma separated).
+PARTS=${EQDS_LIFETIMES_PARTS:-1,2,3}
+part() { [[ ",$PARTS," == *",$1,"* ]]; }
 pids=()
 cleanup() {
 	[ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2> /dev/null
@@ -71,6 +74,7 @@ EOF
 }
 
 # ---- 1. a tunnel reaped while it is being created ----
+if part 1; then
 echo "== 1. reaped during creation"
 dmesg -C
 check "load eqds (half-open tunnels live 1 ms)" eqds_load half_open_ms=1 tunnel_rate=1000000
@@ -145,7 +149,10 @@ else
 fi
 dmesg -C
 
+fi
+
 # ---- 2. a receiver with two addresses ----
+if part 2; then
 echo "== 2. two addresses"
 XBYTES=$((4 << 20))
 
@@ -290,7 +297,10 @@ why=$(pairs_carried /tmp/life.lb.$$ rx 10.0.1.1 10.0.1.2 10.0.1.2 10.0.2.3) &&
 		"$why"
 ns_gone
 
+fi
+
 # ---- 3. many short connections, twice ----
+if part 3; then
 echo "== 3. $NHOSTS hosts, short connections, two rounds"
 
 # many_hosts N: a switch (a bridge in namespace sw), the receiver rcv
@@ -472,3 +482,4 @@ awk -v a="$r2max" -v b="$nmax" 'BEGIN { exit !(a <= b + 0.5) }' &&
 	fail "round 2: slowest connection ${r2max}s, native ${nmax}s" "more than 0.5 s slower"
 bg_done
 ns_gone
+fi
