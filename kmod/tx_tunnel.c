@@ -321,6 +321,7 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 	u32 nsegs = gso_nsegs(skb);
 	u32 bytes = wire_bytes(skb, t->peer.family, nsegs);
 
+	skb->dev = NULL;
 	/*
 	 * The namespace's limit is read, then added to, without a lock:
 	 * tunnels on other CPUs may overshoot it by a packet each, which is
@@ -374,9 +375,8 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	struct sk_buff_head out;
 	struct eqds_txt *t;
 
-	/* Queued packets must not pin the route or the device. */
+	/* Queued packets must not pin the route or the device (enqueue()). */
 	skb_dst_drop(skb);
-	skb->dev = NULL;
 	/*
 	 * Nor the socket's send budget: this queue is the bottleneck TCP is
 	 * meant to see (tail drop, CE marks), as a switch queue would be.
@@ -392,7 +392,12 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 		kfree_skb(skb);
 		return;
 	}
-	if (must_split(t, skb)) {
+	/*
+	 * A GSO packet of another tunnel (VXLAN, Geneve, GRE) cannot be
+	 * segmented again under our header (GSO does not nest): its own
+	 * segmentation, which needs the device, runs here.
+	 */
+	if (skb_is_gso(skb) && (skb->encapsulation || must_split(t, skb))) {
 		segs = skb_gso_segment(skb, 0);
 		if (IS_ERR_OR_NULL(segs)) {
 			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);

@@ -175,6 +175,31 @@ static u8 inner_tos(struct sk_buff *skb)
 }
 
 /*
+ * A packet of another tunnel (VXLAN, Geneve, GRE...) carries that tunnel's
+ * offload state: its inner headers, and a checksum left to the device at
+ * its innermost header. Offloads do not nest: a device would take those
+ * inner headers for ours. So it goes as a plain datagram, its checksum
+ * resolved here (GSO packets of a tunnel are segmented before they are
+ * queued, eqds_tx_capture()).
+ */
+static int eqds_xmit_unnest(struct sk_buff *skb)
+{
+	int err;
+
+	if (likely(!skb->encapsulation))
+		return 0;
+	if (skb_is_gso(skb))
+		return -EINVAL;
+	if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		err = skb_checksum_help(skb);
+		if (err)
+			return err;
+	}
+	skb->encapsulation = 0;
+	return 0;
+}
+
+/*
  * Encapsulate and send one inner packet (consumed). Its headroom is made
  * private here, so a clone kept for retransmission is not disturbed.
  */
@@ -189,6 +214,10 @@ int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 
 	if (!sock) {
 		eqds_count(en, EQDS_STATS_A_DROP_NO_SOCKET);
+		goto drop;
+	}
+	if (eqds_xmit_unnest(skb)) {
+		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
 		goto drop;
 	}
 	/*
