@@ -119,6 +119,8 @@ static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct ctrl_msg *m)
 	pkt.ctrl.ack = m->ack;
 	pkt.ctrl.sack = m->sack;
 	pkt.ctrl.busy_us = READ_ONCE(t->en->busy_us);
+	if (READ_ONCE(t->ids_rewritten))
+		pkt.next_proto = EQDS_CO_SEG_NUMBERS;
 	if (eqds_xmit_ctrl(t->en, &t->local, &t->peer, &pkt) == 0)
 		eqds_count(t->en, m->flags & EQDS_F_NACK ?
 			   EQDS_STATS_A_NACKS_SENT : EQDS_STATS_A_ACKS_SENT);
@@ -304,7 +306,8 @@ static void fin_rcv(struct eqds_net *en, struct sk_buff *skb,
 /*
  * A data packet (or RTS) arrived; skb->data is at the inner packet.
  * ip_id is the outer IPv4 ID (pieces of a split GSO packet count up from
- * the low bits of seq), 0 for IPv6. Softirq, under rcu_read_lock().
+ * eqds_outer_id(seq), core/wire.h), 0 for IPv6. Softirq, under
+ * rcu_read_lock().
  */
 void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		      const struct eqds_pkt *pkt, const struct eqds_addr *peer,
@@ -313,8 +316,9 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	bool syn = pkt->flags & EQDS_F_SYN;
 	struct ack_plan ack = {};
 	struct sk_buff_head out;
+	enum eqds_outer_id_verdict numbered;
 	struct eqds_rxt *t;
-	u32 seq, nsegs = 0, k;
+	u32 seq, nsegs = 0;
 	u64 now = now_ns();
 
 	if (pkt->flags & EQDS_F_FIN) {
@@ -337,12 +341,17 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		nsegs = skb_is_gso(skb) ? (skb_shinfo(skb)->gso_segs ?: 1) : 1;
 	}
 	/* A range from GRO or an unsplit GSO packet: pieces of one packet. */
-	k = peer->family == AF_INET ? (u16)(ip_id - (u16)pkt->data.seq) : 0;
-	if (nsegs && k + nsegs > pkt->data.seg_count) {
+	numbered = eqds_outer_id_number(pkt, nsegs, peer->family == AF_INET, (u16)ip_id,
+					READ_ONCE(t->ids_rewritten), &seq);
+	if (eqds_outer_id_rewritten(numbered)) {
+		eqds_count(en, EQDS_STATS_A_OUTER_ID_REWRITTEN);
+		if (!READ_ONCE(t->ids_rewritten))
+			WRITE_ONCE(t->ids_rewritten, true);
+	}
+	if (numbered != EQDS_OID_OK && numbered != EQDS_OID_REWRITTEN) {
 		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_SEGS);
 		return;
 	}
-	seq = pkt->data.seq + k;
 
 	__skb_queue_head_init(&out);
 	spin_lock(&t->lock);

@@ -121,6 +121,12 @@ struct eqds_txt {
 	struct rcu_head rcu;
 	unsigned long last_used;	/* jiffies, for idle teardown */
 	unsigned long last_heard;	/* jiffies of the last control packet */
+	/*
+	 * The receiver sees our outer IPv4 IDs rewritten: GSO packets are
+	 * segmented here, each segment numbered in its own header. Set once
+	 * under ->lock, read without it (READ_ONCE) at capture.
+	 */
+	bool seg_numbers;
 
 	spinlock_t lock;		/* protects the fields below */
 	bool dead;
@@ -155,6 +161,12 @@ struct eqds_rxt {
 	struct eqds_net *en;
 	struct rcu_head rcu;
 	unsigned long last_used;
+	/*
+	 * This sender's outer IPv4 IDs arrive rewritten: no piece is numbered
+	 * by its ID, and every control packet asks for EQDS_CO_SEG_NUMBERS.
+	 * Set once, read and written without ->lock (READ_ONCE/WRITE_ONCE).
+	 */
+	bool ids_rewritten;
 
 	spinlock_t lock;		/* see above */
 	bool dead;

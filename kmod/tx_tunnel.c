@@ -395,9 +395,12 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	/*
 	 * A GSO packet of another tunnel (VXLAN, Geneve, GRE) cannot be
 	 * segmented again under our header (GSO does not nest): its own
-	 * segmentation, which needs the device, runs here.
+	 * segmentation, which needs the device, runs here. So does every GSO
+	 * packet once the receiver sees our outer IDs rewritten (seg_numbers):
+	 * pieces split after us could not be numbered.
 	 */
-	if (skb_is_gso(skb) && (skb->encapsulation || must_split(t, skb))) {
+	if (skb_is_gso(skb) &&
+	    (skb->encapsulation || READ_ONCE(t->seg_numbers) || must_split(t, skb))) {
 		segs = skb_gso_segment(skb, 0);
 		if (IS_ERR_OR_NULL(segs)) {
 			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
@@ -560,6 +563,10 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		return;
 	}
 	t->last_heard = jiffies;
+	if ((pkt->next_proto & EQDS_CO_SEG_NUMBERS) && !t->seg_numbers) {
+		WRITE_ONCE(t->seg_numbers, true);
+		eqds_count(en, EQDS_STATS_A_OUTER_ID_FALLBACK);
+	}
 	una = t->tx.snd_una;
 	refused = t->tx.credit.refused_bytes;
 	eqds_tx_ctrl(&t->tx, pkt, now, &act);

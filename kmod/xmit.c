@@ -5,10 +5,10 @@
  *
  * The outer UDP source port carries the packet's path id, so routers that
  * hash on L4 spread one tunnel over all their paths (spraying). For an IPv4
- * outer header the IP ID is the low 16 bits of the EQDS sequence number:
+ * outer header the IP ID is eqds_outer_id() of the EQDS sequence number:
  * when a GSO packet is split after us (TSO, or software GSO on the way),
  * each piece gets the next ID, and the receiver recovers each piece's own
- * sequence number from it.
+ * sequence number from it (core/wire.h says how it checks the ID).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -137,7 +137,7 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 	iph->saddr = saddr;
 	iph->ttl = ip4_dst_hoplimit(&rt->dst);
 	if (data)
-		iph->id = htons((u16)hdr->data.seq);
+		iph->id = htons(eqds_outer_id(hdr->data.seq));
 	else
 		__ip_select_ident(en->net, iph, 1);
 	skb->protocol = htons(ETH_P_IP);

@@ -1,9 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Traffic that is not plain TCP over IP:
+# Traffic that is not plain TCP over IP, and underlays that do not keep the
+# outer header as sent:
 #  - VXLAN, Geneve and GRE tunnels whose underlay addresses are EQDS
 #    destinations (already-encapsulated packets, GSO included, over EQDS):
-#    a TCP transfer over the overlay has the same sha256 at both ends.
+#    a TCP transfer over the overlay has the same sha256 at both ends;
+#  - a router that rewrites the outer IPv4 ID of EQDS packets (RFC 6864
+#    allows it for DF datagrams) to a constant, then to random values: the
+#    transfer keeps its sha256, the receiver counts the rewritten IDs and
+#    the sender falls back to numbering every segment itself.
 source "$(dirname "$0")/lib.sh"
 cleanup() {
 	ns_del_all
@@ -81,5 +86,60 @@ tx=$(($(stat h1 tx_packets) - tx0))
 check "the tunnels' packets went over EQDS ($tx packets)" test "$tx" -gt 10000
 eqds_stats h1
 eqds_stats h2
+ns_del_all
+
+# ---- a router that rewrites the outer IPv4 ID ----
+# h1 -- r -- h2; h1 segments its outer packets in software, so the router
+# sees (and rewrites) each piece, as a router behind a TSO NIC would.
+router_ns r || { fail "router"; exit 1; }
+ns_add h1 h2 || { fail "hosts"; exit 1; }
+uplink h1 v1 10.0.1.1/24 r r1 10.0.1.254/24
+uplink h2 v2 10.0.2.1/24 r r2 10.0.2.254/24
+ctl h1 set dests 10.0.2.1/32
+ctl h2 set dests 10.0.1.1/32
+ip netns exec h1 ethtool -K v1 tso off gso off tx-udp_tnl-segmentation off \
+	tx-udp_tnl-csum-segmentation off > /dev/null 2>&1
+# rewrite MODE: constant (0), random, or off.
+rewrite() {
+	ip netns exec r nft list table ip mangle 2> /dev/null | grep -o "counter.*"
+	ip netns exec r nft delete table ip mangle 2> /dev/null
+	[ "$1" = off ] && return 0
+	local val=0
+	[ "$1" = random ] && val="numgen random mod 65536"
+	ip netns exec r nft -f - <<-EOF
+	table ip mangle {
+		chain rewriter {
+			type filter hook forward priority mangle;
+			udp dport 6666 ip id set $val counter
+		}
+	}
+	EOF
+}
+
+xfer "through the router, IDs kept" h2 10.0.2.1 h1 $((4 << 20))
+fb0=$(stat h1 outer_id_fallback)
+rw0=$(stat h2 outer_id_rewritten)
+expect_eq "no ID rewritten yet" "0 0" "${fb0:-0} ${rw0:-0}"
+
+check "router rewrites the outer ID to 0" rewrite constant
+xfer "through the router, outer IDs set to 0" h2 10.0.2.1 h1 $((8 << 20))
+check "the receiver counted rewritten IDs" test "$(stat h2 outer_id_rewritten)" -gt 0
+check "the sender fell back to numbering each segment" \
+	test "$(stat h1 outer_id_fallback)" -gt 0
+
+check "router rewrites the outer ID to random values" rewrite random
+# New tunnels that learnt nothing yet, counters from 0.
+check "reload eqds" eqds_load
+ctl h1 set dests 10.0.2.1/32
+ctl h2 set dests 10.0.1.1/32
+xfer "through the router, random outer IDs" h2 10.0.2.1 h1 $((8 << 20))
+check "the receiver counted rewritten IDs (random)" \
+	test "$(stat h2 outer_id_rewritten)" -gt 0
+check "the sender fell back to numbering each segment (random)" \
+	test "$(stat h1 outer_id_fallback)" -gt 0
+rewrite off
+eqds_stats h1
+eqds_stats h2
+
 test_failed && exit 1
 exit 0

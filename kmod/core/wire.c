@@ -65,7 +65,7 @@ static int eqds_check_ctrl(const struct eqds_pkt *pkt)
 
 	if (pkt->payload_len)
 		return -EQDS_DE_CTRL_LONG;
-	if (pkt->next_proto != EQDS_NP_NONE)
+	if (pkt->next_proto & ~EQDS_CO_ALL)
 		return -EQDS_DE_CTRL_PROTO;
 	if (!f)
 		return -EQDS_DE_CTRL_NO_FLAGS;
@@ -268,4 +268,32 @@ const char *eqds_decode_err_name(int err)
 	if (err >= EQDS_DE_COUNT)
 		return "unknown";
 	return eqds_decode_err_names[err];
+}
+
+enum eqds_outer_id_verdict
+eqds_outer_id_number(const struct eqds_pkt *pkt, u32 npieces, bool has_id, u16 id,
+		     bool untrusted, u32 *first)
+{
+	u32 nsegs = pkt->data.seg_count;
+	u16 k;
+
+	*first = pkt->data.seq;
+	if (npieces > nsegs)
+		return EQDS_OID_TOO_MANY;
+	if (!has_id)
+		return EQDS_OID_OK;
+	/*
+	 * Every number of the packet (or none, for a probe): its header says
+	 * which, whatever the ID. The ID only tells whether it arrived as
+	 * sent.
+	 */
+	if (npieces == nsegs)
+		return id == eqds_outer_id(pkt->data.seq) ? EQDS_OID_OK : EQDS_OID_REWRITTEN;
+	if (untrusted)
+		return EQDS_OID_UNTRUSTED;
+	k = (u16)(id - eqds_outer_id(pkt->data.seq));
+	if ((u32)k + npieces > nsegs)
+		return EQDS_OID_OUT_OF_RANGE;
+	*first = pkt->data.seq + k;
+	return EQDS_OID_OK;
 }

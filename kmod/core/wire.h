@@ -33,7 +33,8 @@
  *  Control packets:
  *   CTRL_SHORT       fewer than EQDS_CTRL_HLEN bytes
  *   CTRL_LONG        bytes after the control header (it carries nothing)
- *   CTRL_PROTO       next_proto != 0
+ *   CTRL_PROTO       next_proto holds a bit other than EQDS_CO_* (for
+ *                    control packets it carries options, not a protocol)
  *   CTRL_NO_FLAGS    no flag set: the packet would mean nothing
  *   CTRL_RST_COMBO   RST with any other flag: the receiver does not know the
  *                    tunnel, so it cannot ack, pull or confirm anything on it
@@ -172,6 +173,61 @@ int eqds_encode(void *buf, u32 len, const struct eqds_pkt *pkt);
  * Accepts the code or its negation, as returned by the functions above.
  */
 const char *eqds_decode_err_name(int err);
+
+/*
+ * Numbering by the outer IPv4 ID. A data packet leaves with the outer ID
+ * eqds_outer_id(seq). When it is split after encapsulation (TSO, software
+ * GSO), every piece carries the same EQDS header and piece k the ID
+ * eqds_outer_id(seq) + k: the receiver numbers a piece by its ID. Routers
+ * may rewrite the ID of DF datagrams (RFC 6864) and some TSO devices do
+ * not increment it, so the receiver checks the ID against the header:
+ *
+ *  - a packet that holds all its numbers (or none: an RTS probe) is
+ *    numbered by its header alone; an ID other than eqds_outer_id(seq)
+ *    shows that IDs are rewritten (REWRITTEN, the packet is good);
+ *  - a piece (fewer numbers than seg_count, npieces of them merged by GRO)
+ *    takes seq + (ID - eqds_outer_id(seq)), which must fall inside the
+ *    packet's numbers, or its ID was rewritten (OUT_OF_RANGE, refused);
+ *  - once the receiver has seen a rewritten ID from a sender (untrusted),
+ *    it numbers no piece by its ID (UNTRUSTED, refused) and asks the sender
+ *    with EQDS_CO_SEG_NUMBERS to number every segment in its own header.
+ *
+ * A rewritten ID that happens to fall inside its packet's range before any
+ * rewrite was seen cannot be told from a real one: the first packets of a
+ * tunnel are whole (handshakes, small packets), so the rewrite is seen
+ * before pieces arrive, unless the router keeps the ID of those.
+ */
+enum eqds_outer_id_verdict {
+	EQDS_OID_OK,		/* *first is the first number it holds */
+	EQDS_OID_REWRITTEN,	/* numbered by its header; its ID was rewritten */
+	EQDS_OID_UNTRUSTED,	/* a piece, and this sender's IDs are rewritten */
+	EQDS_OID_OUT_OF_RANGE,	/* a piece whose ID is outside its packet's */
+	EQDS_OID_TOO_MANY,	/* more pieces than the packet has numbers */
+};
+
+/* The outer IPv4 ID of a data packet whose first number is seq. */
+static inline u16 eqds_outer_id(u32 seq)
+{
+	return (u16)seq;
+}
+
+/*
+ * Number a data packet (pkt valid, a data header) that arrived as npieces
+ * pieces (0 for a probe). has_id: the outer header is IPv4 and id its ID
+ * (IPv6 packets are never split after encapsulation: numbered by their
+ * header). untrusted: IDs from this sender were rewritten before. On
+ * EQDS_OID_OK and EQDS_OID_REWRITTEN *first is the packet's first number;
+ * anything else must not be delivered.
+ */
+enum eqds_outer_id_verdict
+eqds_outer_id_number(const struct eqds_pkt *pkt, u32 npieces, bool has_id, u16 id,
+		     bool untrusted, u32 *first);
+
+/* The verdict shows that this sender's outer IDs are rewritten. */
+static inline bool eqds_outer_id_rewritten(enum eqds_outer_id_verdict v)
+{
+	return v == EQDS_OID_REWRITTEN || v == EQDS_OID_OUT_OF_RANGE;
+}
 
 /* Pull quantum, wire units to bytes. */
 static inline u32 eqds_quantum_bytes(u16 quantum)

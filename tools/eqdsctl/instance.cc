@@ -76,6 +76,8 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_PACER_LATE_BYTES, "pacer_late_bytes"},
 	{EQDS_STATS_A_DROP_DELIVER, "drop_deliver"},
 	{EQDS_STATS_A_DROP_LOCAL_PORT, "drop_local_port"},
+	{EQDS_STATS_A_OUTER_ID_REWRITTEN, "outer_id_rewritten"},
+	{EQDS_STATS_A_OUTER_ID_FALLBACK, "outer_id_fallback"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

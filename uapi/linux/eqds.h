@@ -246,6 +246,8 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_PACER_LATE_BYTES,	/* rx: pull credit lost to a late pacer timer */
 	EQDS_STATS_A_DROP_DELIVER,	/* rx: delivery backlog full, or device gone */
 	EQDS_STATS_A_DROP_LOCAL_PORT,	/* tx: a local socket's datagram to the EQDS port */
+	EQDS_STATS_A_OUTER_ID_REWRITTEN,	/* rx: data packets, outer IPv4 ID rewritten */
+	EQDS_STATS_A_OUTER_ID_FALLBACK,	/* tx: tunnels told to number every segment */
 	__EQDS_STATS_A_MAX
 };
 

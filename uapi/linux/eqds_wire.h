@@ -10,7 +10,7 @@
  *
  *  0               1               2               3
  *  +-------+-------+---------------+---------------+---------------+
- *  |version| type  |     flags     |    path id    |  next proto   |
+ *  |version| type  |     flags     |    path id    | next proto/opt|
  *  +-------+-------+---------------+---------------+---------------+
  *  |                   epoch (sender's tunnel incarnation)         |
  *  +---------------------------------------------------------------+
@@ -52,11 +52,20 @@ enum eqds_pkt_type {
 #define EQDS_NP_IPV4	4
 #define EQDS_NP_IPV6	6
 
+/*
+ * Options of a control packet, in the common header's next_proto byte.
+ * SEG_NUMBERS: outer IPv4 IDs do not reach this receiver as sent (a router
+ * or device rewrote them), so pieces of a packet split after encapsulation
+ * cannot be numbered: number every segment in its own header.
+ */
+#define EQDS_CO_SEG_NUMBERS	0x01
+#define EQDS_CO_ALL		EQDS_CO_SEG_NUMBERS
+
 struct eqds_common_hdr {
 	__u8	ver_type;	/* version << 4 | type */
 	__u8	flags;
 	__u8	path_id;	/* spraying entropy, echoed in acks */
-	__u8	next_proto;	/* EQDS_NP_*, 0 for control */
+	__u8	next_proto;	/* EQDS_NP_*; control: EQDS_CO_* */
 	__be32	epoch;
 };
 
