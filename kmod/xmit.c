@@ -167,11 +167,19 @@ static int xmit6(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 	return 0;
 }
 
-static u8 inner_tos(struct sk_buff *skb)
+/*
+ * The outer DS field copies the inner one; an RTS probe has no inner header
+ * (its buffer holds nothing readable), so its outer DS field is 0.
+ */
+static u8 inner_tos(struct sk_buff *skb, const struct eqds_pkt *hdr)
 {
-	if (skb->protocol == htons(ETH_P_IP))
+	switch (hdr->next_proto) {
+	case EQDS_NP_IPV4:
 		return ip_hdr(skb)->tos;
-	return ipv6_get_dsfield(ipv6_hdr(skb));
+	case EQDS_NP_IPV6:
+		return ipv6_get_dsfield(ipv6_hdr(skb));
+	}
+	return 0;
 }
 
 /*
@@ -209,7 +217,7 @@ int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 	const struct eqds_config *cfg = rcu_dereference(en->config);
 	__be16 dport = htons(cfg->port);
 	struct socket *sock = eqds_sock(en, t->peer.family);
-	u8 tos = inner_tos(skb);
+	u8 tos = inner_tos(skb, hdr);
 	int gso_type, err;
 
 	if (!sock) {

@@ -8,7 +8,9 @@
 #  - a router that rewrites the outer IPv4 ID of EQDS packets (RFC 6864
 #    allows it for DF datagrams) to a constant, then to random values: the
 #    transfer keeps its sha256, the receiver counts the rewritten IDs and
-#    the sender falls back to numbering every segment itself.
+#    the sender falls back to numbering every segment itself;
+#  - the outer DS field of RTS probes (packets without an inner header) is
+#    0, never bytes of an uninitialised buffer.
 source "$(dirname "$0")/lib.sh"
 cleanup() {
 	ns_del_all
@@ -99,6 +101,14 @@ ctl h1 set dests 10.0.2.1/32
 ctl h2 set dests 10.0.1.1/32
 ip netns exec h1 ethtool -K v1 tso off gso off tx-udp_tnl-segmentation off \
 	tx-udp_tnl-csum-segmentation off > /dev/null 2>&1
+# The outer DS field of every RTS probe (flags byte 0x10 or 0x11, no
+# payload): captured at the router before anything rewrites it.
+ip netns exec r tcpdump -i r1 -nn -v -c 2000 \
+	'udp dst port 6666 and udp[9] & 0x10 != 0 and udp[8] & 0x0f = 1' \
+	> /tmp/encap.rts.$$ 2> /dev/null &
+tcpdump_pid=$!
+sleep 1
+
 # rewrite MODE: constant (0), random, or off.
 rewrite() {
 	ip netns exec r nft list table ip mangle 2> /dev/null | grep -o "counter.*"
@@ -141,5 +151,18 @@ rewrite off
 eqds_stats h1
 eqds_stats h2
 
+# ---- outer DS field of RTS probes ----
+sleep 1
+kill "$tcpdump_pid" 2> /dev/null
+wait "$tcpdump_pid" 2> /dev/null
+nrts=$(grep -c "tos 0x" /tmp/encap.rts.$$)
+bad=$(grep -o "tos 0x[0-9a-f]*" /tmp/encap.rts.$$ | grep -vc "tos 0x0$")
+echo "RTS probes captured: $nrts; with a non-zero outer DS field: $bad"
+grep -o "tos 0x[0-9a-f]*" /tmp/encap.rts.$$ | sort | uniq -c | head
+if [ "$nrts" -gt 0 ]; then
+	expect_eq "outer DS field of $nrts RTS probes is 0" 0 "$bad"
+else
+	skip "outer DS field of RTS probes" "no RTS probe was sent"
+fi
 test_failed && exit 1
 exit 0
