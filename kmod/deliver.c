@@ -27,6 +27,7 @@
  */
 #include <linux/netdevice.h>
 #include <linux/slab.h>
+#include "compat.h"
 #include "eqds.h"
 #include "netns.h"
 #include "tunnel.h"
@@ -115,7 +116,7 @@ static int lane_poll(struct napi_struct *napi, int budget)
 
 void eqds_deliver_list(struct eqds_net *en, struct sk_buff_head *list)
 {
-	u32 limit = READ_ONCE(netdev_max_backlog);
+	u32 limit = eqds_max_backlog();
 	struct eqds_lane *lane;
 	struct sk_buff *skb;
 

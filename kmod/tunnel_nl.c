@@ -24,6 +24,7 @@
 #include <linux/kernel.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
+#include "compat.h"
 #include "eqds.h"
 #include "netns.h"
 #include "netlink.h"
@@ -292,14 +293,14 @@ struct tunnel_dump_ctx {
 
 static int dump_start(struct netlink_callback *cb, struct tunnel_dump_ctx *ctx)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = eqds_dump_attrs(cb);
 	struct nlattr *tb[EQDS_TUNNEL_A_MAX + 1];
 	int err;
 
 	ctx->dir = EQDS_TUNNEL_DIR_TX;
-	if (!info->attrs[EQDS_A_TUNNEL])
+	if (!attrs[EQDS_A_TUNNEL])
 		return 0;
-	err = nla_parse_nested(tb, EQDS_TUNNEL_A_MAX, info->attrs[EQDS_A_TUNNEL],
+	err = nla_parse_nested(tb, EQDS_TUNNEL_A_MAX, attrs[EQDS_A_TUNNEL],
 			       eqds_tunnel_req_policy, cb->extack);
 	if (err)
 		return err;

@@ -26,6 +26,7 @@
 #include <linux/udp.h>
 #include <linux/random.h>
 #include <net/inet_ecn.h>
+#include "compat.h"
 #include "eqds.h"
 #include "netns.h"
 #include "tunnel.h"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The whole test suite (`make check`): build, unit tests, fuzzers, static
-# checks, then the selftests in one VM boot. Every stage runs even when an
-# earlier one fails; the exit status is non-zero if any failed. The last
-# line counts every test that ran.
+# checks, DKMS, then the selftests in one VM boot per test kernel (6.1 and
+# 6.12, scripts/test-kernel.sh -a). Every stage runs even when an earlier
+# one fails; the exit status is non-zero if any failed. The last line
+# counts every test that ran. EQDS_VM_KERNELS limits the VM stage to some
+# kernels (ABI names or series: EQDS_VM_KERNELS=6.1).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -34,17 +36,21 @@ count_ctest() {
 	fi
 }
 
-stage "build: module for the test kernel and the userspace tools"
+stage "build: module for each test kernel and the userspace tools"
 kver=$(scripts/test-kernel.sh) || exit 1
-if make -C kmod KDIR="/lib/modules/$kver/build" > "$log/module.log" 2>&1 &&
-   ! grep -E 'warning:|error:' "$log/module.log"; then
-	echo "module: built for $kver, no warnings"
-	count 1 0
-else
-	cat "$log/module.log"
-	echo "module: FAILED"
-	count 0 1
-fi
+kvers=$(scripts/test-kernel.sh -a) || count 0 1
+declare -A ko
+for k in $kvers; do
+	if ko[$k]=$(scripts/build-module.sh "$k" 2> "$log/module-$k.log") &&
+	   ! grep -E 'warning:|error:' "$log/module-$k.log"; then
+		echo "module: built for $k, no warnings"
+		count 1 0
+	else
+		cat "$log/module-$k.log"
+		echo "module: for $k FAILED"
+		count 0 1
+	fi
+done
 if { [ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$log/cmake.log"; } &&
    cmake --build "$build" -j"$jobs" > "$log/tools.log" 2>&1; then
 	echo "tools: built"
@@ -85,24 +91,68 @@ stage "static checks (W=1, checkpatch, sparse)"
 out=$(KDIR="/lib/modules/$kver/build" scripts/static-checks.sh 2>&1)
 echo "$out"
 count "$(grep -c '^static: .* ok' <<< "$out")" "$(grep -c '^static: .* FAILED' <<< "$out")"
+# The other kernels' headers: sparse and W=1 in their own build (rebuilds it).
+for k in $kvers; do
+	[ "$k" = "$kver" ] && continue
+	if scripts/build-module.sh -s "$k" > /dev/null 2> "$log/sparse-$k.log" &&
+	   ! grep -E 'warning:|error:' "$log/sparse-$k.log" | head -40; then
+		echo "static: sparse and W=1 on $k ok"
+		count 1 0
+	else
+		echo "static: sparse on $k FAILED"
+		count 0 1
+	fi
+done
 
-stage "VM selftests (kernel $kver)"
-vmout=$log/vm
-# The evaluation's smoke test runs in the same boot, after the selftests.
-selftests/vm/run-vm.sh -q -o "$vmout" -t "${EQDS_VM_TIMEOUT:-2400}" -- selftests/run.sh \
-	selftests/test_*.sh scripts/eval/smoke.sh
-vmrc=$?
-grep -E '^(not )?ok |^# selftests:|^    not ok|^# .*FAIL|^# kernel log|^#   ' "$vmout/console.log" | grep -v '^    ok'
-if [ -s "$vmout/summary" ]; then
-	read -r p f _ todo < "$vmout/summary"
-	count "$p" "$f"
-	[ "${todo:-0}" = 0 ] || echo "known gaps reported as TODO: $todo (see the '# TODO' lines above)"
-fi
-if [ "$vmrc" != 0 ] && ! { [ -s "$vmout/summary" ] && [ "$f" != 0 ]; }; then
-	echo "VM run failed (exit $vmrc) without a test failure to show for it: see $vmout/console.log"
-	tail -30 "$vmout/console.log"
-	count 0 1
-fi
+stage "DKMS: build for each test kernel, skip any other"
+out=$(scripts/dkms-check.sh 2>&1)
+echo "$out"
+count "$(grep -c '^dkms: .* ok$' <<< "$out")" "$(grep -c '^dkms: .* FAILED$' <<< "$out")"
+
+# vm_suite KVER OUTDIR: the selftests in one boot of KVER, with its module.
+vm_suite() {
+	local k=$1 vmout=$2 vmrc p f todo
+	stage "VM selftests (kernel $k)"
+	if [ -z "${ko[$k]:-}" ]; then
+		echo "no module for $k: VM selftests not run"
+		count 0 1
+		return
+	fi
+	# The evaluation's smoke test runs in the same boot, after the selftests.
+	EQDS_KO=${ko[$k]} selftests/vm/run-vm.sh -k "$k" -q -o "$vmout" \
+		-t "${EQDS_VM_TIMEOUT:-2400}" -- selftests/run.sh selftests/test_*.sh \
+		scripts/eval/smoke.sh
+	vmrc=$?
+	grep -E '^(not )?ok |^# selftests:|^    not ok|^# .*FAIL|^# kernel log|^#   ' \
+		"$vmout/console.log" | grep -v '^    ok'
+	f=
+	if [ -s "$vmout/summary" ]; then
+		read -r p f _ todo < "$vmout/summary"
+		count "$p" "$f"
+		[ "${todo:-0}" = 0 ] || echo "known gaps reported as TODO: $todo (see the '# TODO' lines above)"
+	fi
+	if [ "$vmrc" != 0 ] && ! { [ -s "$vmout/summary" ] && [ "$f" != 0 ]; }; then
+		echo "VM run failed (exit $vmrc) without a test failure to show for it: see $vmout/console.log"
+		tail -30 "$vmout/console.log"
+		count 0 1
+	fi
+}
+
+for k in $kvers; do
+	if [ -n "${EQDS_VM_KERNELS:-}" ]; then
+		want=0
+		for w in $EQDS_VM_KERNELS; do
+			[ "$k" = "$w" ] || [ "$k" = "$(scripts/test-kernel.sh "$w" 2> /dev/null)" ] && want=1
+		done
+		[ "$want" = 1 ] || continue
+	fi
+	# The default kernel's run keeps its directory (build/check/vm).
+	if [ "$k" = "$kver" ]; then
+		vm_suite "$k" "$log/vm"
+	else
+		vm_suite "$k" "$log/vm-$k"
+	fi
+done
 
 echo
 echo "check: $passed passed, $failed failed"

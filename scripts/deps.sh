@@ -1,9 +1,10 @@
 #!/bin/bash
 # Install everything eqds needs to build, test and demo, from Debian's packages.
 # Idempotent. On a machine that can load modules, the headers of the running
-# kernel are installed too; the pinned test kernel (image + exactly matching
-# headers) is always installed, resolved from Debian's meta-packages so a
-# security update that renames the ABI does not break a fresh install.
+# kernel are installed too; the pinned test kernels (image + exactly matching
+# headers) of Debian 12's two series, 6.1 and 6.12, are always installed,
+# resolved from Debian's meta-packages so a security update that renames the
+# ABI does not break a fresh install (scripts/test-kernel.sh names them).
 set -euo pipefail
 
 if [ "$(id -u)" != 0 ]; then
@@ -14,16 +15,25 @@ export DEBIAN_FRONTEND=noninteractive
 
 apt-get update -qq
 
-abi=$(apt-cache depends linux-image-amd64 | sed -n 's/.*Depends: linux-image-\(.*\)$/\1/p' | head -1)
-habi=$(apt-cache depends linux-headers-amd64 | sed -n 's/.*Depends: linux-headers-\(.*\)$/\1/p' | head -1)
-if [ -z "$abi" ] || [ "$abi" != "$habi" ]; then
-	echo "deps: cannot resolve a matching kernel image/headers pair (image '$abi', headers '$habi')" >&2
-	exit 1
-fi
+# resolve FLAVOUR: the ABI that Debian's meta-packages linux-image-FLAVOUR
+# and linux-headers-FLAVOUR point to, the same for both.
+resolve() {
+	local abi habi
+	abi=$(apt-cache depends "linux-image-$1" | sed -n 's/.*Depends: linux-image-\(.*\)$/\1/p' | head -1)
+	habi=$(apt-cache depends "linux-headers-$1" | sed -n 's/.*Depends: linux-headers-\(.*\)$/\1/p' | head -1)
+	if [ -z "$abi" ] || [ "$abi" != "$habi" ]; then
+		echo "deps: cannot resolve a matching kernel image/headers pair for $1 (image '$abi', headers '$habi')" >&2
+		return 1
+	fi
+	echo "$abi"
+}
+abi=$(resolve amd64)		# 6.1, bookworm's default kernel
+abi612=$(resolve 6.12-amd64)	# 6.12, from bookworm-security (also Debian 13's series)
 
 pkgs=(
 	build-essential kmod cpio xz-utils gzip bc flex bison
 	"linux-image-$abi" "linux-headers-$abi" linux-source-6.1
+	"linux-image-$abi612" "linux-headers-$abi612"
 	qemu-system-x86 busybox-static
 	libnl-3-dev libnl-genl-3-dev pkg-config cmake googletest
 	clang libclang-rt-14-dev sparse
@@ -45,4 +55,5 @@ fi
 
 apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
 echo "$abi" > "$(dirname "$0")/../.test-kernel"
-echo "deps: installed; test kernel $abi"
+echo "$abi612" > "$(dirname "$0")/../.test-kernel-6.12"
+echo "deps: installed; test kernels $abi (the default) and $abi612"

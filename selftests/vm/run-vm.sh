@@ -5,7 +5,13 @@
 # directory, and exit with its exit code (255: no result: the guest crashed,
 # hung past the timeout, or qemu failed).
 #
-#   run-vm.sh [-t TIMEOUT_S] [-m MEM_MB] [-s SMP] [-o OUTDIR] [-q] [--] CMD [ARGS...]
+#   run-vm.sh [-k KERNEL] [-t TIMEOUT_S] [-m MEM_MB] [-s SMP] [-o OUTDIR] [-q] [--] CMD [ARGS...]
+#
+# KERNEL is an installed Debian kernel (its ABI name, 6.12.117+deb12-amd64)
+# or a series whose test kernel scripts/test-kernel.sh names (6.1, 6.12);
+# default: the default test kernel. The selftests load EQDS_KO, default
+# kmod/eqds.ko (built for the default test kernel): with another kernel,
+# set EQDS_KO to a module built for it (scripts/check.sh does).
 #
 # The guest may leave artifacts in /run/vm/out (on the host: the run directory
 # printed at the end). Environment: EQDS_VM_ACCEL=tcg|kvm (default: kvm when
@@ -16,22 +22,32 @@
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 top=$(cd "$here/../.." && pwd)
-timeout_s=1800 mem=2048 smp=2 quiet=0 outdir=
-while getopts "t:m:s:o:q" o; do
+timeout_s=1800 mem=2048 smp=2 quiet=0 outdir= kernel_arg=
+while getopts "k:t:m:s:o:q" o; do
 	case $o in
+	k) kernel_arg=$OPTARG ;;
 	t) timeout_s=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	s) smp=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	q) quiet=1 ;;
-	*) sed -n '3,15p' "$0" >&2; exit 2 ;;
+	*) sed -n '3,20p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '3,15p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '3,20p' "$0" >&2; exit 2; }
 
-kver=$("$top/scripts/test-kernel.sh") || exit 2
+if [ -n "$kernel_arg" ] && [ -r "/boot/vmlinuz-$kernel_arg" ]; then
+	kver=$kernel_arg
+else
+	kver=$("$top/scripts/test-kernel.sh" $kernel_arg) || exit 2
+fi
 vmdir=${EQDS_VM_DIR:-$top/build/vm}
+ko=${EQDS_KO:-$top/kmod/eqds.ko}
+if [ -f "$ko" ] && magic=$(modinfo -F vermagic "$ko" 2> /dev/null) &&
+   [ "${magic%% *}" != "$kver" ]; then
+	echo "run-vm: warning: $ko is built for ${magic%% *}, the guest runs $kver (EQDS_KO)" >&2
+fi
 mkdir -p "$vmdir/runs"
 
 # Booting the uncompressed vmlinux (PVH) skips the BIOS and the in-guest xz
