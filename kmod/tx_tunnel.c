@@ -18,7 +18,11 @@
  *
  * Every queued byte is also counted in en->queued_bytes, one atomic per
  * namespace, against the namespace's limit (queued_limit_kb): a host with
- * thousands of destinations cannot queue 100 packets for each.
+ * thousands of destinations cannot queue 100 packets for each. And in
+ * eqds_host_queued_bytes, against the host's limit over all namespaces
+ * (module parameter host_queued_limit_kb), which a namespace cannot change:
+ * queued packets are orphaned, so no socket or memory cgroup of the
+ * container that sent them is charged for them.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -51,6 +55,10 @@
  */
 #define EQDS_RING_MIN		8
 #define EQDS_RING_MAX		(2 * EQDS_TX_SLOTS)
+
+unsigned int eqds_max_tx_tunnels = EQDS_MAX_TUNNELS;
+unsigned int eqds_host_queued_limit_kb = EQDS_HOST_QUEUED_LIMIT_KB;
+static atomic64_t eqds_host_queued_bytes = ATOMIC64_INIT(0);
 
 static u64 now_ns(void)
 {
@@ -196,11 +204,12 @@ static struct sk_buff *rts_packet(struct eqds_txt *t, u64 now)
 	return skb;
 }
 
-/* Every change of a tunnel's queued bytes, also in the namespace's total. */
+/* Every change of a tunnel's queued bytes, also in the namespace's and the host's totals. */
 static void queued_add(struct eqds_txt *t, s64 bytes)
 {
 	t->queued_bytes += bytes;
 	atomic64_add(bytes, &t->en->queued_bytes);
+	atomic64_add(bytes, &eqds_host_queued_bytes);
 }
 
 /*
@@ -384,6 +393,7 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 {
 	struct sk_buff_head *q = &t->queue[cls];
 	u64 limit = (u64)cfg->queued_limit_kb << 10;
+	u64 host_limit = (u64)READ_ONCE(eqds_host_queued_limit_kb) << 10;
 	struct eqds_skb_cb *cb;
 	u32 nsegs = gso_nsegs(skb);
 	u32 bytes = wire_bytes(skb, t->peer.family, nsegs);
@@ -394,7 +404,8 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 	 * what a bound on memory needs, and keeps one shared lock off the
 	 * packet path.
 	 */
-	if (limit && atomic64_read(&t->en->queued_bytes) + bytes > limit) {
+	if ((limit && atomic64_read(&t->en->queued_bytes) + bytes > limit) ||
+	    (host_limit && atomic64_read(&eqds_host_queued_bytes) + bytes > host_limit)) {
 		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUED_LIMIT);
 		goto drop;
 	}

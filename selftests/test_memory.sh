@@ -1,14 +1,46 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Sender memory (issue 12, item 2): one lost piece of a GSO packet that was
-# sent whole is retransmitted by EQDS: its copy is kept until every piece is
-# acknowledged, so the receiver does not give up on the hole after the
-# release timeout.
+# Sender memory (issue 12, items 2 and 10).
+#  - One lost piece of a GSO packet that was sent whole is retransmitted by
+#    EQDS: its copy is kept until every piece is acknowledged, so the
+#    receiver does not give up on the hole after the release timeout.
+#  - A sendto() sweep over a captured prefix: sending tunnels stop at
+#    max_tx_tunnels (counted drops) while a receiving tunnel from a real
+#    peer is still created and a transfer over it works; slab growth stays
+#    bounded, an idle sending tunnel costs little, and the host-wide bound
+#    on queued bytes (host_queued_limit_kb) holds over every namespace.
+#  - A namespace owned by an unprivileged user namespace cannot lift its
+#    queued bytes limit.
 source "$(dirname "$0")/lib.sh"
 trap ns_del_all EXIT
+params=/sys/module/eqds/parameters
 
 # grew NS COUNTER BEFORE: how much a counter grew since BEFORE.
 grew() { echo $(($(stat "$1" "$2") - $3)); }
+# ntunnels NS DIR: how many tunnels of that side NS lists.
+ntunnels() {
+	ctl "$1" -j tunnel list "$2" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'
+}
+# reap_all NS...: every tunnel of the namespaces is reaped (a short idle
+# timeout for a moment), then the idle timeout is 60 s.
+reap_all() {
+	local n
+	for n in "$@"; do ctl "$n" set idle-timeout 100; done
+	sleep 2
+	for n in "$@"; do ctl "$n" set idle-timeout 60000; done
+}
+slab_kb() { awk '$1 == "Slab:" {print $2}' /proc/meminfo; }
+# sweep NS FIRST COUNT BYTES: one UDP datagram of BYTES to each of COUNT
+# addresses of 10.9.0.0/16 from index FIRST on.
+sweep() {
+	ip netns exec "$1" python3 -c '
+import socket, sys
+first, count, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(first, first + count):
+    s.sendto(b"x" * size, ("10.9.%d.%d" % (i >> 8 & 255, i & 255), 9))
+' "$2" "$3" "$4"
+}
 
 check "load eqds" eqds_load
 two_hosts || { fail "two hosts"; exit 1; }
@@ -45,6 +77,66 @@ expect_eq "the receiver gave up on no hole (no release timeout)" 0 "$skipped"
 echo "h1: $(eqds_stats h1)"
 echo "h2: $(eqds_stats h2)"
 ctl h2 set pull-rate 0
+
+# ---- item 10: a sweep over a captured prefix ----
+# The swept addresses lead to h2, which drops them (not its addresses): the
+# sending tunnels wait for credit that never comes, as towards absent hosts.
+ip -n h1 route add 10.9.0.0/16 via 10.0.1.2
+check "h1 captures 10.9.0.0/16" ctl h1 set dests 10.0.1.2/32,fd00:1::2/128,10.9.0.0/16
+# Fresh tunnels: h1 gets a sending tunnel to h2 before the sweep (one
+# datagram, no answer) and its receiving tunnel from h2 only after it.
+reap_all h1 h2
+ip netns exec h1 python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("10.0.1.2", 9))'
+expect_eq "h1 has no receiving tunnel before the sweep" 0 "$(ntunnels h1 rx)"
+
+check "max_tx_tunnels 64" sh -c "echo 64 > $params/max_tx_tunnels"
+limit0=$(stat h1 drop_tunnel_limit)
+slab0=$(slab_kb)
+sweep h1 0 2000 100
+slab1=$(slab_kb)
+tx=$(ntunnels h1 tx)
+echo "sending tunnels after sweeping 2000 addresses: $tx; slab grew $((slab1 - slab0)) KiB"
+check "sending tunnels capped at max_tx_tunnels" test "$tx" -le 64
+check "new sending tunnels over the budget are counted drops" \
+	test "$(grew h1 drop_tunnel_limit "$limit0")" -ge 1900
+check "slab grew less than 4 MiB" test $((slab1 - slab0)) -lt 4096
+xfer "h2 to h1 during the sweep: h1's receiving tunnel is created" h1 10.0.1.1 h2 $((1 << 20))
+expect_eq "h1 has one receiving tunnel" 1 "$(ntunnels h1 rx)"
+
+# Idle sending tunnels, each holding one small queued packet, with the
+# budget raised again.
+echo 65536 > $params/max_tx_tunnels
+slab0=$(slab_kb)
+tx0=$(ntunnels h1 tx)
+sweep h1 4096 3000 1
+tx=$(ntunnels h1 tx)
+slab1=$(slab_kb)
+per=$(( (slab1 - slab0) * 1024 / (tx - tx0) ))
+echo "$((tx - tx0)) more sending tunnels ($(stat h1 tunnels) tunnels in all): $per bytes of slab each"
+check "an idle sending tunnel with a queued packet takes less than 4 KiB of slab" \
+	test "$per" -lt 4096
+
+# The host-wide bound: h1 itself has no limit, the host allows 256 KiB.
+reap_all h1
+check "h1 queues without a limit of its own" ctl h1 set queued-limit none
+check "host_queued_limit_kb 256" sh -c "echo 256 > $params/host_queued_limit_kb"
+qlimit0=$(stat h1 drop_queued_limit)
+sweep h1 8192 600 1000
+queued=$(stat h1 queued_bytes)
+echo "queued now $queued bytes, $(grew h1 drop_queued_limit "$qlimit0") dropped over the bound"
+check "queued bytes stay within the host-wide bound" test "$queued" -le $((256 * 1024 + 2048))
+check "packets over the host-wide bound are counted drops" \
+	test "$(grew h1 drop_queued_limit "$qlimit0")" -ge 300
+echo 0 > $params/host_queued_limit_kb
+reap_all h1
+
+# ---- item 10: user namespaces ----
+unpriv() { unshare -Urn sh -c '"$@"' sh "$EQDSCTL" "$@"; }
+check "an unprivileged user namespace sets a queued bytes limit" unpriv set queued-limit 1024
+check_fails "an unprivileged user namespace cannot lift its queued bytes limit" "" \
+	unpriv set queued-limit none
+check "the initial user namespace can" ctl h1 set queued-limit none
+ctl h1 set queued-limit 65536
 
 ns_del_all
 check "unload eqds" eqds_unload
