@@ -34,6 +34,14 @@ module_param_named(max_rx_tunnels, eqds_max_rx_tunnels, uint, 0644);
 MODULE_PARM_DESC(max_rx_tunnels, "Most receiving tunnels per namespace (default "
 		 __stringify(EQDS_MAX_TUNNELS) ")");
 
+module_param_named(max_tx_tunnels, eqds_max_tx_tunnels, uint, 0644);
+MODULE_PARM_DESC(max_tx_tunnels, "Most sending tunnels per namespace (default "
+		 __stringify(EQDS_MAX_TUNNELS) ")");
+
+module_param_named(host_queued_limit_kb, eqds_host_queued_limit_kb, uint, 0644);
+MODULE_PARM_DESC(host_queued_limit_kb, "Most KiB queued in the sending tunnels of all namespaces together; 0 = no bound (default "
+		 __stringify(EQDS_HOST_QUEUED_LIMIT_KB) ")");
+
 unsigned int eqds_tunnel_rate = EQDS_DEFAULT_TUNNEL_RATE;
 module_param_named(tunnel_rate, eqds_tunnel_rate, uint, 0644);
 MODULE_PARM_DESC(tunnel_rate, "Most new receiving tunnels per second per namespace (default "

@@ -106,6 +106,16 @@ int eqds_net_set_config(struct eqds_net *en, struct eqds_config *cfg,
 
 	lockdep_assert_held(&en->lock);
 	old = rcu_dereference_protected(en->config, lockdep_is_held(&en->lock));
+	/*
+	 * Queued packets are charged to no socket or memory cgroup: a
+	 * namespace of a container (owned by another user namespace than the
+	 * host's) keeps a bound of its own, under the host's.
+	 */
+	if (!cfg->queued_limit_kb && en->net->user_ns != &init_user_ns) {
+		NL_SET_ERR_MSG(extack, "only the host's namespaces may queue without a limit");
+		kfree(cfg);
+		return -EPERM;
+	}
 	if (cfg->port != old->port || !rcu_access_pointer(en->sock4)) {
 		err = eqds_sockets_open(en, cfg->port, extack);
 		if (err) {

@@ -143,7 +143,14 @@ struct eqds_txt {
 	struct hrtimer timer;		/* retransmission and RTS timeout */
 	struct dst_cache dst_cache;
 	struct eqds_tunnel_counters counters;
-	struct sk_buff *inflight[EQDS_TX_SLOTS];	/* by eqds_tx_slot(seq) */
+	/*
+	 * Sent packets kept for retransmission, each at its first seq modulo
+	 * inflight_size (a power of two); allocated at the first send and
+	 * grown to what is in flight (tx_tunnel.c), so an idle tunnel or one
+	 * that never sent holds none.
+	 */
+	struct sk_buff **inflight;
+	u32 inflight_size;
 };
 
 /*

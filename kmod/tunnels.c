@@ -14,6 +14,7 @@
 #include "netns.h"
 #include "tunnels.h"
 #include "events.h"
+#include "admit.h"
 
 static const struct rhashtable_params txt_params = {
 	.key_len = sizeof(struct eqds_addr),
@@ -45,13 +46,20 @@ static const struct rhashtable_params rxt_params = {
 	.automatic_shrinking = true,
 };
 
-static bool tunnel_budget(struct eqds_net *en)
+/*
+ * Each direction has a budget of its own (max_tx_tunnels, max_rx_tunnels):
+ * local senders, who can name any address of a captured prefix, must not
+ * use up the receiving tunnels real peers need, nor the reverse. Checked
+ * against the table's size, which concurrent creators may overshoot by one
+ * each.
+ */
+static bool tunnel_budget(struct eqds_net *en, struct rhashtable *table, unsigned int max)
 {
-	if (atomic_inc_return(&en->ntunnels) > 2 * EQDS_MAX_TUNNELS) {
-		atomic_dec(&en->ntunnels);
+	if (atomic_read(&table->nelems) >= max) {
 		eqds_count(en, EQDS_STATS_A_DROP_TUNNEL_LIMIT);
 		return false;
 	}
+	atomic_inc(&en->ntunnels);
 	return true;
 }
 
@@ -126,7 +134,7 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 
 	if (likely(t) || READ_ONCE(en->exiting))
 		return t;
-	if (!tunnel_budget(en))
+	if (!tunnel_budget(en, &en->txts, READ_ONCE(eqds_max_tx_tunnels)))
 		return NULL;
 	t = kzalloc(sizeof(*t), GFP_ATOMIC);
 	if (!t || dst_cache_init(&t->dst_cache, GFP_ATOMIC)) {
@@ -183,7 +191,7 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
 
 	if (likely(t) || READ_ONCE(en->exiting))
 		return t;
-	if (!tunnel_budget(en))
+	if (!tunnel_budget(en, &en->rxts, READ_ONCE(eqds_max_rx_tunnels)))
 		return NULL;
 	t = kzalloc(sizeof(*t), GFP_ATOMIC);
 	if (!t || id_reserve(&en->rxt_ids, &en->rxt_next, &t->id)) {

@@ -16,6 +16,16 @@ struct eqds_config;
 /* How long a half-open receiving tunnel lives, by default (tunnels.c). */
 #define EQDS_HALF_OPEN_MS	1000
 
+/*
+ * Module parameters (main.c), read at every use: the most sending tunnels
+ * one namespace may hold (receiving ones: max_rx_tunnels, admit.h), and
+ * the host's bound on the bytes queued in all namespaces' sending tunnels
+ * together (KiB, 0: none), which no namespace can raise (tx_tunnel.c).
+ */
+extern unsigned int eqds_max_tx_tunnels;
+#define EQDS_HOST_QUEUED_LIMIT_KB	1048576
+extern unsigned int eqds_host_queued_limit_kb;
+
 /* Module parameter half_open_ms (main.c), read at every use. */
 extern unsigned int eqds_half_open_ms;
 

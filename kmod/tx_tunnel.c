@@ -18,10 +18,16 @@
  *
  * Every queued byte is also counted in en->queued_bytes, one atomic per
  * namespace, against the namespace's limit (queued_limit_kb): a host with
- * thousands of destinations cannot queue 100 packets for each.
+ * thousands of destinations cannot queue 100 packets for each. And in
+ * eqds_host_queued_bytes, against the host's limit over all namespaces
+ * (module parameter host_queued_limit_kb), which a namespace cannot change:
+ * queued packets are orphaned, so no socket or memory cgroup of the
+ * container that sent them is charged for them.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <linux/random.h>
@@ -40,6 +46,20 @@
 /* Quantum the sender assumes until the first pull says otherwise. */
 #define EQDS_QUANTUM_GUESS	1536
 #define EQDS_RTO_MIN_NS		(10 * NSEC_PER_MSEC)
+
+/*
+ * Slots of the ring of sent packets (t->inflight): the first send allocates
+ * the smallest, more packets in flight grow it. A packet whose ack stopped
+ * inside it is kept at its first seq, up to EQDS_MAX_SEGS - 1 before
+ * snd_una, so the ring spans up to that much more than the EQDS_TX_SLOTS
+ * seqs that may be in flight.
+ */
+#define EQDS_RING_MIN		8
+#define EQDS_RING_MAX		(2 * EQDS_TX_SLOTS)
+
+unsigned int eqds_max_tx_tunnels = EQDS_MAX_TUNNELS;
+unsigned int eqds_host_queued_limit_kb = EQDS_HOST_QUEUED_LIMIT_KB;
+static atomic64_t eqds_host_queued_bytes = ATOMIC64_INIT(0);
 
 static u64 now_ns(void)
 {
@@ -106,18 +126,71 @@ static void set_header(struct eqds_txt *t, struct sk_buff *skb, u8 flags, u64 no
 	cb->pull_target = eqds_tx_pull_target(&t->tx, t->queued_bytes, now);
 }
 
-/* The sent packet that holds seq: ranges are stored at their first seq. */
+/* The ring's slot for a packet starting at seq. Caller holds t->lock; the ring exists. */
+static struct sk_buff **inflight_slot(struct eqds_txt *t, u32 seq)
+{
+	return &t->inflight[seq & (t->inflight_size - 1)];
+}
+
+/*
+ * The sent packet that holds seq: ranges are stored at their first seq,
+ * which may be before snd_una (a packet acknowledged in part). Caller holds
+ * t->lock.
+ */
 static struct sk_buff *inflight_find(struct eqds_txt *t, u32 seq)
 {
 	u32 back;
 
-	for (back = 0; back < EQDS_MAX_SEGS && back <= seq - t->tx.snd_una; back++) {
-		struct sk_buff *skb = t->inflight[eqds_tx_slot(seq - back)];
+	for (back = 0; back < EQDS_MAX_SEGS && back < t->inflight_size; back++) {
+		struct sk_buff *skb = *inflight_slot(t, seq - back);
 
 		if (skb && eqds_cb(skb)->seq == seq - back)
 			return back < eqds_cb(skb)->nsegs ? skb : NULL;
 	}
 	return NULL;
+}
+
+/* The first seq of the oldest packet kept: the one holding snd_una. */
+static u32 inflight_oldest(struct eqds_txt *t)
+{
+	struct sk_buff *skb = inflight_find(t, t->tx.snd_una);
+
+	return skb ? eqds_cb(skb)->seq : t->tx.snd_una;
+}
+
+/*
+ * Room in the ring for the packet just numbered [seq, seq + nsegs): every
+ * kept packet from the oldest to this one needs a slot of its own. The ring
+ * grows by powers of two, moving each packet to its slot in the new one.
+ * False if the memory is not there: the packet then goes without a copy,
+ * and TCP recovers what EQDS cannot resend. Caller holds t->lock.
+ */
+static bool inflight_reserve(struct eqds_txt *t, u32 seq, u32 nsegs)
+{
+	u32 need = seq + nsegs - inflight_oldest(t), size, i;
+	struct sk_buff **ring, **slot;
+
+	if (need <= t->inflight_size)
+		return true;
+	size = max_t(u32, roundup_pow_of_two(need), EQDS_RING_MIN);
+	if (size > EQDS_RING_MAX)
+		return false;
+	ring = kcalloc(size, sizeof(*ring), GFP_ATOMIC);
+	if (!ring)
+		return false;
+	for (i = 0; i < t->inflight_size; i++) {
+		struct sk_buff *skb = t->inflight[i];
+
+		if (!skb)
+			continue;
+		slot = &ring[eqds_cb(skb)->seq & (size - 1)];
+		kfree_skb(*slot);
+		*slot = skb;
+	}
+	kfree(t->inflight);
+	t->inflight = ring;
+	t->inflight_size = size;
+	return true;
 }
 
 static struct sk_buff *rts_packet(struct eqds_txt *t, u64 now)
@@ -132,11 +205,12 @@ static struct sk_buff *rts_packet(struct eqds_txt *t, u64 now)
 	return skb;
 }
 
-/* Every change of a tunnel's queued bytes, also in the namespace's total. */
+/* Every change of a tunnel's queued bytes, also in the namespace's and the host's totals. */
 static void queued_add(struct eqds_txt *t, s64 bytes)
 {
 	t->queued_bytes += bytes;
 	atomic64_add(bytes, &t->en->queued_bytes);
+	atomic64_add(bytes, &eqds_host_queued_bytes);
 }
 
 /*
@@ -215,10 +289,12 @@ static bool pump_class(struct eqds_txt *t, struct sk_buff_head *q, u64 now,
 		if (cb->flags & EQDS_F_SYN)
 			eqds_count(en, EQDS_STATS_A_SYNS_SENT);
 		/* Keep a copy until acknowledged; without one, TCP recovers. */
-		copy = skb_clone(skb, GFP_ATOMIC);
+		copy = inflight_reserve(t, seq, cb->nsegs) ? skb_clone(skb, GFP_ATOMIC) : NULL;
 		if (copy) {
-			kfree_skb(t->inflight[eqds_tx_slot(seq)]);
-			t->inflight[eqds_tx_slot(seq)] = copy;
+			struct sk_buff **slot = inflight_slot(t, seq);
+
+			kfree_skb(*slot);
+			*slot = copy;
 		}
 		eqds_tunnel_count_packet(&t->counters, skb);
 		__skb_queue_tail(out, skb);
@@ -318,6 +394,7 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 {
 	struct sk_buff_head *q = &t->queue[cls];
 	u64 limit = (u64)cfg->queued_limit_kb << 10;
+	u64 host_limit = (u64)READ_ONCE(eqds_host_queued_limit_kb) << 10;
 	struct eqds_skb_cb *cb;
 	u32 nsegs = gso_nsegs(skb);
 	u32 bytes = wire_bytes(skb, t->peer.family, nsegs);
@@ -329,7 +406,8 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 	 * what a bound on memory needs, and keeps one shared lock off the
 	 * packet path.
 	 */
-	if (limit && atomic64_read(&t->en->queued_bytes) + bytes > limit) {
+	if ((limit && atomic64_read(&t->en->queued_bytes) + bytes > limit) ||
+	    (host_limit && atomic64_read(&eqds_host_queued_bytes) + bytes > host_limit)) {
 		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUED_LIMIT);
 		goto drop;
 	}
@@ -436,20 +514,23 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	send_all(t, &out);
 }
 
-/* The receiver lost our epoch: start a new one and resend what it missed. */
+/*
+ * The receiver lost our epoch: start a new one and resend what it missed
+ * (a packet acknowledged in part goes again whole: TCP drops what it has).
+ */
 static void restart(struct eqds_txt *t, u64 now)
 {
-	u32 seq = t->tx.snd_nxt;
+	u32 seq = t->tx.snd_nxt, oldest = inflight_oldest(t);
 
 	/* Back to the queue's head, newest first, so the order is kept. */
-	while (seq != t->tx.snd_una) {
+	while (t->inflight_size && seq != oldest) {
 		struct sk_buff *skb;
 
 		seq--;
-		skb = t->inflight[eqds_tx_slot(seq)];
+		skb = *inflight_slot(t, seq);
 		if (!skb || eqds_cb(skb)->seq != seq)
 			continue;
-		t->inflight[eqds_tx_slot(seq)] = NULL;
+		*inflight_slot(t, seq) = NULL;
 		queued_add(t, eqds_cb(skb)->wire_bytes);
 		__skb_queue_head(&t->queue[eqds_cb(skb)->cls], skb);
 	}
@@ -461,12 +542,22 @@ static void restart(struct eqds_txt *t, u64 now)
 			  &t->peer, t->tx.epoch, -1);
 }
 
-static void free_acked(struct eqds_txt *t, u32 from, u32 to)
+/*
+ * The ack moved from una to acked_to (now t->tx.snd_una): free the packets
+ * wholly acknowledged, from the one that held una (it may have started
+ * before it). One that the ack stops inside stays: its later pieces may be
+ * lost.
+ */
+static void free_acked(struct eqds_txt *t, u32 una, u32 acked_to)
 {
-	for (; from != to; from++) {
-		struct sk_buff **slot = &t->inflight[eqds_tx_slot(from)];
+	struct sk_buff *skb = inflight_find(t, una);
+	u32 seq = skb ? eqds_cb(skb)->seq : una;
 
-		if (*slot && eqds_cb(*slot)->seq == from) {
+	for (; t->inflight_size && eqds_seq_before(seq, acked_to); seq++) {
+		struct sk_buff **slot = inflight_slot(t, seq);
+
+		if (*slot && eqds_cb(*slot)->seq == seq &&
+		    eqds_tx_acked(&t->tx, seq, eqds_cb(*slot)->nsegs)) {
 			consume_skb(*slot);
 			*slot = NULL;
 		}
@@ -492,8 +583,8 @@ static void add_nack_holes(struct eqds_txt *t, const struct eqds_tx_actions *act
 
 	if (!act->nack_sack)
 		return;
-	for (; seq != end && eqds_seq_before(seq, t->tx.snd_nxt); seq++) {
-		skb = t->inflight[eqds_tx_slot(seq)];
+	for (; t->inflight_size && seq != end && eqds_seq_before(seq, t->tx.snd_nxt); seq++) {
+		skb = *inflight_slot(t, seq);
 		if (skb && eqds_cb(skb)->seq == seq && eqds_tx_nack_hole(act, seq))
 			add_rtx(t, seq);
 	}
@@ -656,10 +747,11 @@ void eqds_txt_purge(struct eqds_txt *t)
 	for (c = 0; c < EQDS_NCLASSES; c++)
 		__skb_queue_purge(&t->queue[c]);
 	queued_add(t, -(s64)t->queued_bytes);
-	for (i = 0; i < EQDS_TX_SLOTS; i++) {
+	for (i = 0; i < t->inflight_size; i++)
 		kfree_skb(t->inflight[i]);
-		t->inflight[i] = NULL;
-	}
+	kfree(t->inflight);
+	t->inflight = NULL;
+	t->inflight_size = 0;
 }
 
 /*

@@ -73,6 +73,11 @@ bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 	return true;
 }
 
+bool eqds_tx_acked(const struct eqds_tx *tx, u32 seq, u32 nsegs)
+{
+	return !eqds_seq_after(seq + nsegs, tx->snd_una);
+}
+
 u8 eqds_tx_data_flags(const struct eqds_tx *tx)
 {
 	return tx->confirmed ? 0 : EQDS_F_SYN;

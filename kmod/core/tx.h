@@ -56,7 +56,7 @@ struct eqds_tx {
 
 /* What a control packet or a timer asks the glue to do. */
 struct eqds_tx_actions {
-	u32	acked_to;	/* free the sent packets before this seq */
+	u32	acked_to;	/* new snd_una: free what eqds_tx_acked() allows */
 	bool	acked;		/* acked_to is valid and moved */
 	bool	restart;	/* the receiver lost the epoch: call eqds_tx_restart */
 	bool	retransmit;	/* resend the packet holding retransmit_seq */
@@ -111,6 +111,15 @@ static inline u32 eqds_tx_cost(const struct eqds_tx *tx, u32 bytes, u32 nsegs)
 	return tx->credit.window && cost > tx->credit.window ?
 	       tx->credit.window : (u32)cost;
 }
+
+/*
+ * May the glue free the sent packet covering [seq, seq + nsegs)? Only once
+ * all of it is acknowledged: a GSO packet leaves whole and is split after
+ * the sender, so an ack that stops inside it leaves later pieces that may
+ * still be lost, and a NACK or timeout for one of them must find the packet
+ * to resend.
+ */
+bool eqds_tx_acked(const struct eqds_tx *tx, u32 seq, u32 nsegs);
 
 /* Flags for a data packet now: SYN until confirmed. */
 u8 eqds_tx_data_flags(const struct eqds_tx *tx);

@@ -197,6 +197,42 @@ TEST_F(tx_fixture, AcksFreeWhatTheyCover)
 	EXPECT_EQ(eqds_tx_inflight(&tx), 0u);
 }
 
+// A GSO packet is numbered [s, s + n) and split after the sender: an ack
+// that stops inside it (a later piece lost) must not free its copy, or the
+// NACK and the timeout for that piece find nothing to resend.
+TEST_F(tx_fixture, AGsoPacketIsFreedOnlyWhenWhollyAcked)
+{
+	pull(8, 1000);
+	u32 first = send(1), gso = send(10, 2000), last = send(1);
+
+	EXPECT_EQ(gso, first + 1);
+	recv(ctrl(EPOCH, EQDS_F_ACK | EQDS_F_NACK, gso + 5), 3000);
+	EXPECT_TRUE(act.acked);
+	EXPECT_TRUE(act.retransmit);
+	EXPECT_EQ(act.retransmit_seq, gso + 5);
+	EXPECT_TRUE(eqds_tx_acked(&tx, first, 1));
+	EXPECT_FALSE(eqds_tx_acked(&tx, gso, 10));
+	EXPECT_FALSE(eqds_tx_acked(&tx, last, 1));
+	// Up to the GSO packet's last piece: still one piece short.
+	recv(ctrl(EPOCH, EQDS_F_ACK, gso + 9), 4000);
+	EXPECT_FALSE(eqds_tx_acked(&tx, gso, 10));
+	recv(ctrl(EPOCH, EQDS_F_ACK, gso + 10), 5000);
+	EXPECT_TRUE(eqds_tx_acked(&tx, gso, 10));
+	EXPECT_FALSE(eqds_tx_acked(&tx, last, 1));
+	recv(ctrl(EPOCH, EQDS_F_ACK, last + 1), 6000);
+	EXPECT_TRUE(eqds_tx_acked(&tx, last, 1));
+	// Across the wrap of the sequence space.
+	eqds_tx_init(&tx, EPOCH, WIN, Q, true, RTO, 0);
+	tx.snd_una = 0xfffffffbu;
+	tx.snd_nxt = tx.snd_una;
+	u32 wrap = send(10, 7000);
+
+	recv(ctrl(EPOCH, EQDS_F_ACK, wrap + 7), 8000);
+	EXPECT_FALSE(eqds_tx_acked(&tx, wrap, 10));
+	recv(ctrl(EPOCH, EQDS_F_ACK, wrap + 10), 9000);
+	EXPECT_TRUE(eqds_tx_acked(&tx, wrap, 10));
+}
+
 TEST_F(tx_fixture, AcksOutsideWhatWasSentAreIgnored)
 {
 	pull(4, 1000);
