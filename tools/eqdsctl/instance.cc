@@ -76,6 +76,9 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_PACER_LATE_BYTES, "pacer_late_bytes"},
 	{EQDS_STATS_A_DROP_DELIVER, "drop_deliver"},
 	{EQDS_STATS_A_DROP_LOCAL_PORT, "drop_local_port"},
+	{EQDS_STATS_A_ICMP_RCVD, "icmp_rcvd"},
+	{EQDS_STATS_A_MTU_SPLIT, "mtu_split"},
+	{EQDS_STATS_A_MTU_FRAGMENTED, "mtu_fragmented"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

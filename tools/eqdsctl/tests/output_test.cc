@@ -71,6 +71,7 @@ TEST(Text, WithStats)
 		  "  ctrl: acks-sent 13  nacks-sent 14  nacks-rcvd 15  rsts-sent 16  rsts-rcvd 17\n"
 		  "        challenges-sent 45  fins-sent 46  fins-rcvd 47\n"
 		  "  sender: rts-sent 21  syns-sent 22  retransmits 19  timeouts 20  mss-clamped 26\n"
+		  "          icmp-rcvd 56  mtu-split 57  mtu-fragmented 58\n"
 		  "  reorder: held 23  late 24  skipped 25\n"
 		  "  drops: queue-full 28  nomem 29  noroute 30  tunnel-limit 38  no-socket 39\n"
 		  "         xmit 40  decode 31  inner 32  unknown 33  dup 34  window 35  stale 36\n"
@@ -144,7 +145,8 @@ TEST(Json, Defaults)
 				 "\"fins_sent\":46,\"fins_rcvd\":47,\"ll_queued\":48,"
 				 "\"ecn_marked\":49,\"drop_queued_limit\":50,\"queued_bytes\":51,"
 				 "\"pacer_runs\":52,\"pacer_late_bytes\":53,"
-				 "\"drop_deliver\":54,\"drop_local_port\":55}}\n";
+				 "\"drop_deliver\":54,\"drop_local_port\":55,\"icmp_rcvd\":56,"
+				 "\"mtu_split\":57,\"mtu_fragmented\":58}}\n";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
@@ -214,7 +216,7 @@ TEST(Json, Pretty)
 	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
 	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
 		  std::string::npos);
-	const std::string tail = "    \"drop_local_port\": 55\n  }\n}\n";
+	const std::string tail = "    \"mtu_fragmented\": 58\n  }\n}\n";
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
 }
