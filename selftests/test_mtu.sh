@@ -57,8 +57,15 @@ fragfails() {
 # ---- a connection that predates capture ----
 ff=$(fragfails)
 xfer_bg "a connection opened before set dests" h2 10.0.2.1 h1 $((MB << 20))
-sleep 1
-kill -0 "$_xfer_pid" 2> /dev/null && ok "the transfer is under way when capture begins" ||
+# Capture must begin after the handshake (or the SYN is clamped) and while
+# data still flows.
+for i in $(seq 100); do
+	ip netns exec h1 ss -Htn state established dst 10.0.2.1 | grep -q . && break
+	sleep 0.1
+done
+sleep 0.5
+ip netns exec h1 ss -Htn state established dst 10.0.2.1 | grep -q . &&
+	kill -0 "$_xfer_pid" 2> /dev/null && ok "the transfer is under way when capture begins" ||
 	fail "the transfer is under way when capture begins"
 ctl h1 set dests 10.0.2.1/32,fd00:2::1/128
 ctl h2 set dests 10.0.1.1/32,fd00:1::1/128
