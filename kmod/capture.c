@@ -57,14 +57,15 @@ static void clamp_mss(struct eqds_net *en, struct sk_buff *skb, unsigned int tho
 		      u16 family)
 {
 	unsigned int hdrlen = family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
-	unsigned int mtu = dst_mtu(skb_dst(skb)), i, optlen;
+	unsigned int budget = eqds_mtu_budget(dst_mtu(skb_dst(skb)), eqds_overhead(family));
+	unsigned int i, optlen;
 	struct tcphdr *th;
 	u16 newmss, oldmss;
 	u8 *opt;
 
-	if (mtu <= eqds_overhead(family) + hdrlen + sizeof(*th) + 64)
+	if (budget <= hdrlen + sizeof(*th) + EQDS_MTU_MIN_SEG)
 		return;
-	newmss = mtu - eqds_overhead(family) - hdrlen - sizeof(*th);
+	newmss = budget - hdrlen - sizeof(*th);
 	if (skb_ensure_writable(skb, thoff + sizeof(*th)))
 		return;
 	th = (struct tcphdr *)(skb->data + thoff);

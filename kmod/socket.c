@@ -132,6 +132,44 @@ drop:
 	return 0;
 }
 
+/*
+ * An ICMP error quoting a packet we sent (fragmentation needed, packet too
+ * big, unreachable...): claiming it lets the UDP layer update the path MTU
+ * of the route to the peer, a route exception that expires (and so comes
+ * back up) as the kernel's do for any socket. Each outer packet is sized by
+ * that MTU (core/mtu.h), through the tunnel's route cache, which the
+ * exception invalidates. Claimed (0) only if the quoted packet went to a
+ * configured destination and, where quoted, carries an EQDS header. Softirq
+ * under RCU; the network header is the quoted IP header, the transport
+ * header the quoted UDP header (whose port is ours: the lookup found us).
+ */
+static int eqds_udp_err_lookup(struct sock *sk, struct sk_buff *skb)
+{
+	struct eqds_net *en = rcu_dereference_sk_user_data(sk);
+	struct eqds_addr peer = {};
+	u8 ver_type, *p;
+
+	if (!en)
+		return -ENOENT;
+	if (ip_hdr(skb)->version == 4) {
+		peer.family = AF_INET;
+		peer.a.v4 = ip_hdr(skb)->daddr;
+	} else {
+		peer.family = AF_INET6;
+		peer.a.v6 = ipv6_hdr(skb)->daddr;
+	}
+	if (!eqds_peer_ok(rcu_dereference(en->config), &peer))
+		return -ENOENT;
+	/* Routers need quote only 8 bytes after the IP header (RFC 792). */
+	p = skb_header_pointer(skb, skb_transport_offset(skb) + sizeof(struct udphdr),
+			       sizeof(ver_type), &ver_type);
+	if (p && (*p >> 4 != EQDS_WIRE_VERSION ||
+		  ((*p & 0x0f) != EQDS_TYPE_DATA && (*p & 0x0f) != EQDS_TYPE_CTRL)))
+		return -ENOENT;
+	eqds_count(en, EQDS_STATS_A_ICMP_RCVD);
+	return 0;
+}
+
 static struct socket *open_one(struct eqds_net *en, u16 family, u16 port)
 {
 	struct udp_tunnel_sock_cfg tcfg = {};
@@ -152,6 +190,7 @@ static struct socket *open_one(struct eqds_net *en, u16 family, u16 port)
 	tcfg.sk_user_data = en;
 	tcfg.encap_type = 1;
 	tcfg.encap_rcv = eqds_udp_rcv;
+	tcfg.encap_err_lookup = eqds_udp_err_lookup;
 	tcfg.gro_receive = eqds_gro_receive;
 	tcfg.gro_complete = eqds_gro_complete;
 	setup_udp_tunnel_sock(en->net, sock, &tcfg);

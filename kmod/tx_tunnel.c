@@ -445,10 +445,41 @@ static bool must_split(struct eqds_txt *t, struct sk_buff *skb)
 	       skb->len + EQDS_MAX_SEGS * eqds_overhead(AF_INET) > t->tx.credit.window;
 }
 
+/*
+ * Make the GSO segments of a captured packet fit the path MTU once
+ * encapsulated (core/mtu.h): a TCP packet's segments are made smaller here,
+ * another GSO packet must be segmented (true returned). A packet that is one
+ * piece too large is left to be fragmented outside (xmit.c). The MTU is the
+ * inner packet's route's, whose destination is the outer one's.
+ */
+static bool fit_path_mtu(struct eqds_txt *t, struct sk_buff *skb, u32 mtu)
+{
+	struct eqds_fit_pkt p;
+	u32 gso_size;
+
+	eqds_fit_describe(skb, &p);
+	switch (eqds_fit(&p, mtu, eqds_overhead(t->peer.family), &gso_size)) {
+	case EQDS_FIT_RESIZE:
+		/* The segment size is in skb_shinfo(), shared with TCP's own copy. */
+		if (skb_unclone(skb, GFP_ATOMIC))
+			return true;
+		skb_shinfo(skb)->gso_size = gso_size;
+		skb_shinfo(skb)->gso_segs = eqds_fit_nsegs(&p, gso_size);
+		eqds_count(t->en, EQDS_STATS_A_MTU_SPLIT);
+		return false;
+	case EQDS_FIT_SEGMENT:
+		eqds_count(t->en, EQDS_STATS_A_MTU_SPLIT);
+		return true;
+	default:
+		return false;
+	}
+}
+
 void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 		     struct sk_buff *skb)
 {
 	const struct eqds_config *cfg = rcu_dereference(en->config);
+	u32 mtu = skb_dst(skb) ? dst_mtu(skb_dst(skb)) : 0;
 	struct sk_buff *segs = NULL, *next;
 	enum eqds_class cls = classify(cfg, skb);
 	struct sk_buff_head out;
@@ -479,7 +510,8 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	 * pieces split after us could not be numbered.
 	 */
 	if (skb_is_gso(skb) &&
-	    (skb->encapsulation || READ_ONCE(t->seg_numbers) || must_split(t, skb))) {
+	    (skb->encapsulation || fit_path_mtu(t, skb, mtu) ||
+	     READ_ONCE(t->seg_numbers) || must_split(t, skb))) {
 		segs = skb_gso_segment(skb, 0);
 		if (IS_ERR_OR_NULL(segs)) {
 			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);

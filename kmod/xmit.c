@@ -13,6 +13,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <linux/tcp.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/route.h>
@@ -88,6 +89,46 @@ static struct dst_entry *route6(struct eqds_net *en, struct sock *sk,
 	return dst;
 }
 
+void eqds_fit_describe(const struct sk_buff *skb, struct eqds_fit_pkt *p)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+	bool tcp = si->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6);
+	u32 hlen;
+
+	memset(p, 0, sizeof(*p));
+	p->len = skb->len;
+	/* GSO_BY_FRAGS (SCTP) has no segment size: taken as one packet. */
+	if (!skb_is_gso(skb) || si->gso_size == GSO_BY_FRAGS)
+		return;
+	/*
+	 * The headers each segment repeats. After iptunnel_handle_offloads()
+	 * (or for an inner tunnel's packet) they end at the inner L4 header.
+	 */
+	if (skb->encapsulation)
+		hlen = skb_inner_transport_header(skb) - skb->data +
+		       (tcp ? inner_tcp_hdrlen(skb) : 0);
+	else
+		hlen = skb_transport_offset(skb) + (tcp ? tcp_hdrlen(skb) : 0);
+	if (si->gso_type & SKB_GSO_UDP_L4)
+		hlen += sizeof(struct udphdr);
+	p->gso_size = si->gso_size;
+	p->seg_hlen = hlen;
+	p->tcp = tcp && !skb->encapsulation;
+}
+
+/* Does every piece of a data packet fit mtu once encapsulated? */
+static bool eqds_fits(struct eqds_net *en, const struct sk_buff *skb, u32 mtu, u16 family)
+{
+	struct eqds_fit_pkt p;
+	u32 unused;
+
+	eqds_fit_describe(skb, &p);
+	if (eqds_fit(&p, mtu, eqds_overhead(family), &unused) == EQDS_FIT_WHOLE)
+		return true;
+	eqds_count(en, EQDS_STATS_A_MTU_FRAGMENTED);
+	return false;
+}
+
 static void push_eqds_header(struct sk_buff *skb, const struct eqds_pkt *hdr)
 {
 	void *p = __skb_push(skb, hdr->hlen);
@@ -105,9 +146,11 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 	__be16 df = htons(IP_DF);
 	int err;
 
-	/* An inner packet that cannot fit whole is fragmented outside. */
-	if (data && !skb_is_gso(skb) &&
-	    skb->len + sizeof(*iph) + sizeof(*uh) + EQDS_DATA_HLEN > dst_mtu(&rt->dst))
+	/*
+	 * What does not fit the path MTU now (it shrank after capture, or
+	 * one datagram is too large) is fragmented outside (core/mtu.h).
+	 */
+	if (data && !eqds_fits(en, skb, dst_mtu(&rt->dst), AF_INET))
 		df = 0;
 
 	skb_scrub_packet(skb, false);
@@ -152,9 +195,7 @@ static int xmit6(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 		 struct in6_addr *daddr, const struct eqds_pkt *hdr,
 		 __be16 dport, u8 tclass)
 {
-	bool big = !skb_is_gso(skb) &&
-		   skb->len + hdr->hlen + sizeof(struct udphdr) + sizeof(struct ipv6hdr) >
-		   dst_mtu(dst);
+	bool big = hdr->type == EQDS_TYPE_DATA && !eqds_fits(en, skb, dst_mtu(dst), AF_INET6);
 
 	skb_scrub_packet(skb, false);
 	skb_clear_hash(skb);

@@ -4,6 +4,7 @@
 
 #include <linux/skbuff.h>
 #include "core/wire.h"
+#include "core/mtu.h"
 #include "tunnel.h"
 
 /* Outer headers (IP, UDP, EQDS data header) added to each data packet. */
@@ -12,6 +13,11 @@ static inline u32 eqds_overhead(u16 family)
 	return (family == AF_INET ? 20 : 40) + 8 + EQDS_DATA_HLEN;
 }
 
+/*
+ * An inner packet (skb->data at its IP header) as core/mtu.h sees it: any
+ * context, before or after the tunnel's offloads are set up.
+ */
+void eqds_fit_describe(const struct sk_buff *skb, struct eqds_fit_pkt *p);
 int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 		   const struct eqds_pkt *hdr);
 int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,

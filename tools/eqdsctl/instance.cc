@@ -78,6 +78,9 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_DROP_LOCAL_PORT, "drop_local_port"},
 	{EQDS_STATS_A_OUTER_ID_REWRITTEN, "outer_id_rewritten"},
 	{EQDS_STATS_A_OUTER_ID_FALLBACK, "outer_id_fallback"},
+	{EQDS_STATS_A_ICMP_RCVD, "icmp_rcvd"},
+	{EQDS_STATS_A_MTU_SPLIT, "mtu_split"},
+	{EQDS_STATS_A_MTU_FRAGMENTED, "mtu_fragmented"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

@@ -248,6 +248,9 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_DROP_LOCAL_PORT,	/* tx: a local socket's datagram to the EQDS port */
 	EQDS_STATS_A_OUTER_ID_REWRITTEN,	/* rx: data packets, outer IPv4 ID rewritten */
 	EQDS_STATS_A_OUTER_ID_FALLBACK,	/* tx: tunnels told to number every segment */
+	EQDS_STATS_A_ICMP_RCVD,		/* tx: ICMP errors about our packets (path MTU) */
+	EQDS_STATS_A_MTU_SPLIT,		/* tx: GSO packets resized or segmented to fit */
+	EQDS_STATS_A_MTU_FRAGMENTED,	/* tx: packets fragmented outside to fit */
 	__EQDS_STATS_A_MAX
 };
 
