@@ -452,6 +452,7 @@ u32 eqds_rxt_pull_grant(struct eqds_rxt *t, u32 quanta)
 {
 	u32 pull_no = t->rx.pulls.pull_no;
 
+	lockdep_assert_held(&t->en->sched_lock);
 	while (quanta--)
 		pull_no = eqds_pullgen_next(&t->rx.pulls);
 	return pull_no;

@@ -61,6 +61,7 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 {
 	struct eqds_txt *t = eqds_txt_lookup(en, peer), *old;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(), "tunnel lookup outside RCU");
 	if (likely(t) || READ_ONCE(en->exiting))
 		return t;
 	if (!tunnel_budget(en))
@@ -155,6 +156,7 @@ static void txt_free_rcu(struct rcu_head *head)
  */
 static int txt_del_reason(struct eqds_txt *t, unsigned long timeout)
 {
+	lockdep_assert_held(&t->lock);
 	if (!timeout)
 		return EQDS_TUNNEL_DEL_SHUTDOWN;
 	if (eqds_txt_queue_len(t) || eqds_tx_inflight(&t->tx))
@@ -338,6 +340,7 @@ static void reaper_work(struct work_struct *work)
  */
 void eqds_tunnels_timeout_changed(struct eqds_net *en)
 {
+	lockdep_assert_held(&en->lock);
 	if (!READ_ONCE(en->exiting))
 		mod_delayed_work(system_wq, &en->reaper, 0);
 }
