@@ -79,7 +79,7 @@ for r in $(seq "$ROUNDS"); do
 	flowing n$r || fail "round $r: load under way" "$(eqds_stats n$r)"
 	out=$(timeout 60 rmmod eqds 2>&1)
 	rc=$?
-	expect_eq "round $r: rmmod under load exits 0 ${out:+($out)}" 0 $rc
+	expect_eq "round $r: rmmod under load exits 0${out:+ ($out)}" 0 $rc
 	gone m$r
 	gone n$r
 	_netns=()
