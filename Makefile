@@ -103,8 +103,13 @@ install: module tools
 dkms-install:
 	scripts/dkms-install.sh
 
+# The debug kernel of `make check`'s last stage: built once, cached outside
+# the checkout; prints its build directory (scripts/debug-kernel.sh).
+debug-kernel:
+	scripts/debug-kernel.sh
+
 clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install clean
+.PHONY: all deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install debug-kernel clean

@@ -14,4 +14,16 @@ struct eqds_config;
 /* The configuration every new network namespace starts with (main.c). */
 const struct eqds_config *eqds_initial_config(void);
 
+struct sk_buff;
+
+/*
+ * Deliberate bugs for the debug kernel's stage of `make check` to catch
+ * (inject.c, built only with EQDS_TEST_INJECT=y; a no-op otherwise).
+ */
+#ifdef EQDS_TEST_INJECT
+void eqds_test_inject_rx(const struct sk_buff *skb);
+#else
+static inline void eqds_test_inject_rx(const struct sk_buff *skb) { }
+#endif
+
 #endif /* _EQDS_H */

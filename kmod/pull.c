@@ -139,6 +139,7 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 /* A sender joined the list: make sure the pacer runs. Holds sched_lock. */
 void eqds_pacer_kick(struct eqds_net *en)
 {
+	lockdep_assert_held(&en->sched_lock);
 	if (en->pacer_armed || READ_ONCE(en->exiting))
 		return;
 	en->pacer_armed = true;

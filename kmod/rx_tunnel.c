@@ -321,6 +321,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	u32 seq, nsegs = 0;
 	u64 now = now_ns();
 
+	eqds_test_inject_rx(skb);
 	if (pkt->flags & EQDS_F_FIN) {
 		fin_rcv(en, skb, pkt, peer, local);
 		return;

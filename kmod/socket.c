@@ -214,6 +214,7 @@ int eqds_sockets_open(struct eqds_net *en, u16 port, struct netlink_ext_ack *ext
 {
 	struct socket *s4, *s6;
 
+	lockdep_assert_held(&en->lock);
 	s4 = open_one(en, AF_INET, port);
 	if (IS_ERR(s4)) {
 		NL_SET_ERR_MSG(extack, "cannot bind the EQDS UDP port (in use?)");

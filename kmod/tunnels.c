@@ -130,7 +130,7 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 {
 	struct eqds_txt *t = eqds_txt_lookup(en, peer), *old;
 
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "caller must hold rcu_read_lock()");
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(), "tunnel lookup outside RCU");
 
 	if (likely(t) || READ_ONCE(en->exiting))
 		return t;
@@ -450,6 +450,7 @@ static void reaper_work(struct work_struct *work)
  */
 void eqds_tunnels_timeout_changed(struct eqds_net *en)
 {
+	lockdep_assert_held(&en->lock);
 	if (!READ_ONCE(en->exiting))
 		mod_delayed_work(system_wq, &en->reaper, 0);
 }

@@ -232,6 +232,7 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 	int cls;
 	u32 seq;
 
+	lockdep_assert_held(&t->lock);
 	while (t->nrtx) {
 		skb = inflight_find(t, t->rtx[0]);
 		if (skb) {
@@ -277,6 +278,7 @@ static bool pump_class(struct eqds_txt *t, struct sk_buff_head *q, u64 now,
 	struct sk_buff *skb, *copy;
 	u32 seq;
 
+	lockdep_assert_held(&t->lock);
 	while ((skb = skb_peek(q))) {
 		struct eqds_skb_cb *cb = eqds_cb(skb);
 

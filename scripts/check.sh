@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole test suite (`make check`): build, unit tests, fuzzers, static
 # checks, DKMS, then the selftests in one VM boot per test kernel (6.1 and
-# 6.12, scripts/test-kernel.sh -a). Every stage runs even when an earlier
-# one fails; the exit status is non-zero if any failed. The last line
-# counts every test that ran. EQDS_VM_KERNELS limits the VM stage to some
-# kernels (ABI names or series: EQDS_VM_KERNELS=6.1).
+# 6.12, scripts/test-kernel.sh -a), then the tests of locking and lifetimes
+# on the debug kernel (scripts/debug-kernel.sh, built once and cached
+# outside the checkout; EQDS_DEBUG_KERNEL=0 leaves this stage out). Every
+# stage runs even when an earlier one fails; the exit status is non-zero if
+# any failed. The last line counts every test that ran. EQDS_VM_KERNELS
+# limits the VM stage to some kernels (ABI names or series:
+# EQDS_VM_KERNELS=6.1).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -153,6 +156,65 @@ for k in $kvers; do
 		vm_suite "$k" "$log/vm-$k"
 	fi
 done
+
+if [ "${EQDS_DEBUG_KERNEL:-1}" != 0 ]; then
+	stage "debug kernel: Debian's 6.12 with lockdep, KASAN, kmemleak, UBSAN, debug-objects"
+	# The first run builds it (long: see Documentation/testing.rst).
+	if dkdir=$(scripts/debug-kernel.sh); then
+		echo "debug kernel: $dkdir"
+		count 1 0
+	else
+		echo "debug kernel: build FAILED"
+		count 0 1
+		dkdir=
+	fi
+fi
+if [ -n "${dkdir:-}" ]; then
+	# The module for it, in a build directory of its own (kmod/eqds.ko
+	# stays the 6.1 one), with the injectable bugs of kmod/inject.c.
+	dsrc=$build/debug-kmod
+	rm -rf "$dsrc"
+	mkdir -p "$dsrc/scripts"
+	cp -r kmod uapi "$dsrc/"
+	cp scripts/module-btf.sh "$dsrc/scripts/"
+	make -C "$dsrc/kmod" clean KDIR="$dkdir" > /dev/null 2>&1
+	if make -C "$dsrc/kmod" KDIR="$dkdir" EQDS_TEST_INJECT=y > "$log/debug-module.log" 2>&1 &&
+	   ! grep -E 'warning:|error:' "$log/debug-module.log"; then
+		echo "module: built for the debug kernel, no warnings"
+		count 1 0
+	else
+		tail -30 "$log/debug-module.log"
+		echo "module for the debug kernel: FAILED"
+		count 0 1
+		dkdir=
+	fi
+fi
+if [ -n "${dkdir:-}" ]; then
+	dvm=$log/vm-debug
+	dtests=(selftests/test_{datapath,faults,hostile,softstate,tunnels,policy,stress}.sh)
+	EQDS_VM_KERNEL=$dkdir/vmlinux EQDS_VM_APPEND="panic_on_warn=1 ${EQDS_VM_APPEND:-}" \
+	EQDS_KO=$(pwd)/$dsrc/kmod/eqds.ko \
+		selftests/vm/run-vm.sh -q -o "$dvm" -t "${EQDS_DEBUG_VM_TIMEOUT:-3600}" -- \
+		selftests/vm/debug-run.sh "${dtests[@]}"
+	vmrc=$?
+	grep -E '^(not )?ok |^# selftests:|^    not ok|^# .*FAIL|^# kernel log|^# kmemleak|^#   ' \
+		"$dvm/console.log" | grep -v '^    ok'
+	f=
+	if [ -s "$dvm/summary" ]; then
+		read -r p f _ todo < "$dvm/summary"
+		count "$p" "$f"
+	fi
+	if [ -s "$dvm/leak-check" ]; then
+		read -r lp lf < "$dvm/leak-check"
+		count "$lp" "$lf"
+	fi
+	if [ "$vmrc" != 0 ] && ! { [ -n "$f" ] && [ "$f" != 0 ]; } &&
+	   ! { [ -s "$dvm/leak-check" ] && [ "$lf" != 0 ]; }; then
+		echo "debug VM run failed (exit $vmrc) without a test failure to show for it: see $dvm/console.log"
+		grep -E -A30 'Kernel panic|BUG:|WARNING:' "$dvm/console.log" | head -60 || tail -30 "$dvm/console.log"
+		count 0 1
+	fi
+fi
 
 echo
 echo "check: $passed passed, $failed failed"

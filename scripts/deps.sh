@@ -40,6 +40,7 @@ pkgs=(
 	iproute2 iperf3 iputils-ping nftables tcpdump tshark ethtool bpftool
 	util-linux procps python3 dkms
 	dwarves			# pahole: the module's BTF (scripts/module-btf.sh)
+	linux-source-6.12 libelf-dev	# the debug kernel (scripts/debug-kernel.sh)
 	python3-matplotlib	# the plots of `make eval`
 	gnuplot-nox		# the plots of `make sim-eval`
 )

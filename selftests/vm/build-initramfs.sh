@@ -3,6 +3,7 @@
 # Build the test VM's initramfs: busybox plus the modules needed to mount the
 # host's root over virtio-9p with a tmpfs overlay on top.
 #   build-initramfs.sh KVER OUT
+# KVER "builtin": no modules (a kernel that has them built in).
 set -euo pipefail
 kver=$1
 out=$2
@@ -20,7 +21,9 @@ cp "$busybox" "$d/bin/busybox"
 ln -s busybox "$d/bin/sh"
 # Dependency order from modprobe; "builtin" lines need nothing.
 : > "$d/mods/order"
-for m in virtio_pci 9pnet_virtio 9p overlay; do
+mods=(virtio_pci 9pnet_virtio 9p overlay)
+[ "$kver" = builtin ] && mods=()
+for m in "${mods[@]}"; do
 	modprobe -S "$kver" --show-depends "$m" | while read -r kind path _; do
 		[ "$kind" = insmod ] || continue
 		b=$(basename "$path")

@@ -17,8 +17,10 @@
 # printed at the end). Environment: EQDS_VM_ACCEL=tcg|kvm (default: kvm when
 # /dev/kvm works, else tcg), EQDS_VM_APPEND (extra kernel arguments),
 # EQDS_VM_DIR (cache and run directory, default build/vm), EQDS_VM_LOCK
-# (lock file serialising guests, default /tmp/eqds-vm.lock). Other EQDS_*
-# variables are passed on to the command in the guest.
+# (lock file serialising guests, default /tmp/eqds-vm.lock), EQDS_VM_KERNEL
+# (boot this uncompressed vmlinux instead, one with virtio-9p and overlayfs
+# built in, such as the debug kernel of scripts/debug-kernel.sh). Other
+# EQDS_* variables are passed on to the command in the guest.
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -66,6 +68,15 @@ fi
 initrd=$vmdir/initramfs-$kver.cpio.gz
 if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/stage2.sh" -nt "$initrd" ]; then
 	"$here/build-initramfs.sh" "$kver" "$initrd" || exit 2
+fi
+if [ -n "${EQDS_VM_KERNEL:-}" ]; then
+	kernel=$EQDS_VM_KERNEL
+	[ -s "$kernel" ] || { echo "run-vm: no kernel image $kernel" >&2; exit 2; }
+	# Everything the initramfs would load is built in: it holds no module.
+	initrd=$vmdir/initramfs-builtin.cpio.gz
+	if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/stage2.sh" -nt "$initrd" ]; then
+		"$here/build-initramfs.sh" builtin "$initrd" || exit 2
+	fi
 fi
 
 if [ -n "$outdir" ]; then
