@@ -11,7 +11,7 @@ rc=0
 
 # checkpatch.pl and its data files, from Debian's linux-source package.
 if [ ! -x "$cp_dir/checkpatch.pl" ]; then
-	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | tail -1)
+	tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null)
 	if [ -z "$tarball" ]; then
 		echo "static: checkpatch FAILED (no linux-source package: make deps)"
 		exit 1
