@@ -55,6 +55,13 @@ ip netns exec h1 tc qdisc add dev v1 root netem loss 1%
 xfer "integrity, 1% loss" h2 10.0.1.2 h1 $((MB << 20))
 ip netns exec h1 tc qdisc change dev v1 root netem delay 1ms reorder 75% 50%
 xfer "integrity, 25% reordering" h2 10.0.1.2 h1 $((MB << 20))
+ip netns exec h1 tc qdisc change dev v1 root netem duplicate 5%
+xfer "integrity, 5% duplication" h2 10.0.1.2 h1 $((MB << 20))
+# Corrupted outer packets fail the outer UDP checksum: a loss to repair.
+ip netns exec h1 tc qdisc change dev v1 root netem corrupt 1%
+xfer "integrity, 1% of outer packets corrupted" h2 10.0.1.2 h1 $((MB << 20))
+ip netns exec h1 tc qdisc change dev v1 root netem loss 5%
+xfer "integrity, 5% loss" h2 10.0.1.2 h1 $((MB << 20))
 ip netns exec h1 tc qdisc del dev v1 root
 echo "h1: $(ctl h1 -j show | python3 -c 'import json,sys; s=json.load(sys.stdin)["stats"]; print({k: v for k, v in s.items() if v})')"
 echo "h2: $(ctl h2 -j show | python3 -c 'import json,sys; s=json.load(sys.stdin)["stats"]; print({k: v for k, v in s.items() if v})')"
