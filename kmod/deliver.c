@@ -25,6 +25,8 @@
  * keeps only its ifindex, as IP defragmentation does; and nothing stays in
  * a lane's GRO past the softirq that looked its device up.
  */
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
 #include "compat.h"
@@ -61,6 +63,38 @@ static bool unpark(struct net *net, struct sk_buff *skb)
 	return skb->dev && (skb->dev->flags & IFF_UP);
 }
 
+/*
+ * The link-layer header the stack and its taps read in front of a packet
+ * from this device: AF_PACKET (tcpdump, monitoring agents) shows the bytes
+ * before the network header as the frame's header, and GRO compares them
+ * to tell flows apart. An Ethernet frame keeps the addresses it arrived
+ * with (still in the headroom, where the receive path left the mac header)
+ * and names the inner protocol: a native packet between the same two hosts
+ * looks the same. A device without link-layer headers needs none. Other
+ * framings are not rebuilt and get none either (see eqds.rst). The head
+ * is private (unclone): a tap's clone of the outer packet is not touched.
+ */
+static void link_header(struct sk_buff *skb)
+{
+	const struct net_device *dev = skb->dev;
+	const struct ethhdr *outer;
+	struct ethhdr *eth;
+
+	/* The outer headers lie between: the two cannot overlap. */
+	if (skb->mac_len != ETH_HLEN || !skb_mac_header_was_set(skb) ||
+	    (dev->type != ARPHRD_ETHER && dev->type != ARPHRD_LOOPBACK) ||
+	    skb_mac_offset(skb) > -2 * ETH_HLEN) {
+		skb_reset_mac_header(skb);
+		return;
+	}
+	outer = eth_hdr(skb);
+	eth = (struct ethhdr *)(skb->data - ETH_HLEN);
+	ether_addr_copy(eth->h_dest, outer->h_dest);
+	ether_addr_copy(eth->h_source, outer->h_source);
+	eth->h_proto = skb->protocol;
+	skb_set_mac_header(skb, -ETH_HLEN);
+}
+
 static void go_up(struct eqds_lane *lane, struct sk_buff *skb)
 {
 	struct eqds_net *en = lane->en;
@@ -70,14 +104,16 @@ static void go_up(struct eqds_lane *lane, struct sk_buff *skb)
 		return;
 	}
 	/*
-	 * GRO writes into the head: a clone (a tap such as tcpdump shares it)
-	 * gets one of its own, not another path that would overtake GRO's.
+	 * GRO and link_header() write into the head: a clone (a tap such as
+	 * tcpdump shares it) gets one of its own, not another path that would
+	 * overtake GRO's.
 	 * A device with GRO off is honoured inside GRO, in order.
 	 */
 	if (skb_unclone(skb, GFP_ATOMIC)) {
 		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_NOMEM);
 		return;
 	}
+	link_header(skb);
 	eqds_stats_add(en->stats, EQDS_STATS_A_RX_PACKETS, 1);
 	eqds_stats_add(en->stats, EQDS_STATS_A_RX_BYTES, skb->len);
 	napi_gro_receive(&lane->napi, skb);

@@ -13,6 +13,7 @@
  * NAPI context (softirq), under rcu_read_lock().
  */
 #include <linux/ip.h>
+#include <linux/udp.h>
 #include <net/gro.h>
 #include <net/protocol.h>
 #include "core/wire.h"
@@ -26,9 +27,18 @@ static bool mergeable(const u8 *h)
 	       (h[3] == EQDS_NP_IPV4 || h[3] == EQDS_NP_IPV6);
 }
 
-static u16 outer_id(struct sk_buff *skb)
+/*
+ * The outer IPv4 header's offset from skb->data, for the packet received and
+ * the packets held alike (a held packet's headers up to here are linear and
+ * at the same offsets): just before the outer UDP header, since IPv4 GRO
+ * takes only 20-byte headers. Not skb_network_header(): GRO points it at the
+ * innermost IP header it has seen (6.1) or at the first L3 header, which may
+ * be a VLAN tag (6.10 on); nor skb_gro_network_header(), which on 6.10 on
+ * follows encap_mark, set by UDP tunnel GRO before it calls us.
+ */
+static unsigned int outer_iph_offset(unsigned int eqds_off)
 {
-	return ntohs(((struct iphdr *)skb_network_header(skb))->id);
+	return eqds_off - sizeof(struct udphdr) - sizeof(struct iphdr);
 }
 
 struct sk_buff *eqds_gro_receive(struct sock *sk, struct list_head *head,
@@ -40,21 +50,34 @@ struct sk_buff *eqds_gro_receive(struct sock *sk, struct list_head *head,
 	struct sk_buff *pp = NULL, *p;
 	bool v6 = NAPI_GRO_CB(skb)->is_ipv6;
 	int flush = 1;
+	u16 id = 0;
 	u8 *h;
 
 	h = skb_gro_header(skb, off + EQDS_DATA_HLEN, off);
 	if (!h || !mergeable(h))
 		goto out;
+	if (!v6) {
+		const struct iphdr *iph = skb_gro_header(skb, off, outer_iph_offset(off));
+
+		if (!iph)
+			goto out;
+		id = ntohs(iph->id);
+	}
 
 	list_for_each_entry(p, head, list) {
+		const struct iphdr *iph2;
 		const u8 *h2;
 
 		if (!NAPI_GRO_CB(p)->same_flow)
 			continue;
 		h2 = p->data + off;
-		if (memcmp(h, h2, EQDS_DATA_HLEN) ||
-		    (!v6 && (u16)(outer_id(p) + NAPI_GRO_CB(p)->count) != outer_id(skb)))
+		if (memcmp(h, h2, EQDS_DATA_HLEN)) {
 			NAPI_GRO_CB(p)->same_flow = 0;
+		} else if (!v6) {
+			iph2 = (const struct iphdr *)(p->data + outer_iph_offset(off));
+			if ((u16)(ntohs(iph2->id) + NAPI_GRO_CB(p)->count) != id)
+				NAPI_GRO_CB(p)->same_flow = 0;
+		}
 	}
 
 	skb_gro_postpull_rcsum(skb, h, EQDS_DATA_HLEN);

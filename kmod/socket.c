@@ -103,7 +103,7 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		goto drop_counted;
 	}
 	skb_reset_network_header(skb);
-	skb_reset_mac_header(skb);
+	/* The outer link header stays: delivery rebuilds one from it. */
 	skb->pkt_type = PACKET_HOST;
 	/* The outer flow's hash, which spraying varies per packet. */
 	skb_clear_hash(skb);

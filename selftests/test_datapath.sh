@@ -17,21 +17,29 @@ rx=$(stat h2 rx_packets)
 [ "$tx" -gt 0 ] && [ "$rx" -gt 0 ] && ok "counters: h1 sent $tx, h2 received $rx" ||
 	fail "counters move" "h1 tx_packets=$tx h2 rx_packets=$rx"
 
-# The wire: while iperf3 runs, no TCP is seen on the link, only EQDS.
-ip netns exec h2 tcpdump -i v2 -nn -s 96 -w /tmp/wire.pcap 2> /tmp/wire.err &
-dump=$!
+# The wire: while iperf3 runs, no TCP is seen on the link, only EQDS. What
+# each host sends: a tap on the receiving side also sees the decapsulated
+# packets as they go up (with their own link-layer header).
+ip netns exec h1 tcpdump -i v1 -Q out -nn -s 96 -w /tmp/wire1.pcap 2> /tmp/wire1.err &
+dump1=$!
+ip netns exec h2 tcpdump -i v2 -Q out -nn -s 96 -w /tmp/wire2.pcap 2> /tmp/wire2.err &
+dump2=$!
 # Capture from the start of the transfer to its end, however slow tcpdump
 # is to start under emulation.
-for i in $(seq 100); do grep -q "listening on" /tmp/wire.err && break; sleep 0.1; done
+for i in $(seq 100); do
+	grep -q "listening on" /tmp/wire1.err && grep -q "listening on" /tmp/wire2.err && break
+	sleep 0.1
+done
 r1=$(iperf h2 10.0.1.2 h1 3)
-kill -INT $dump
-wait $dump
+kill -INT $dump1 $dump2
+wait $dump1 $dump2
 r2=$(iperf h2 10.0.1.2 h1 3 -R)
 echo "iperf3 h1->h2: ${r1% *} Mbit/s (retransmits ${r1#* }); h2->h1: ${r2% *} Mbit/s"
 [ -n "$r1" ] && [ "${r1% *}" -gt 0 ] && ok "iperf3 TCP h1->h2 over EQDS" || fail "iperf3 h1->h2" "$r1"
 [ -n "$r2" ] && [ "${r2% *}" -gt 0 ] && ok "iperf3 TCP h2->h1 over EQDS" || fail "iperf3 h2->h1" "$r2"
-ntcp=$(tcpdump -nn -r /tmp/wire.pcap tcp 2> /dev/null | wc -l)
-neqds=$(tcpdump -nn -r /tmp/wire.pcap udp port 6666 2> /dev/null | wc -l)
+ntcp=$(for f in /tmp/wire1.pcap /tmp/wire2.pcap; do tcpdump -nn -r $f tcp 2> /dev/null; done | wc -l)
+neqds=$(for f in /tmp/wire1.pcap /tmp/wire2.pcap; do
+	tcpdump -nn -r $f udp port 6666 2> /dev/null; done | wc -l)
 echo "capture: $neqds EQDS packets, $ntcp bare TCP packets"
 [ "$ntcp" = 0 ] && [ "$neqds" -gt 100 ] && ok "the wire carries EQDS/UDP only" ||
 	fail "the wire carries EQDS/UDP only" "tcp=$ntcp eqds=$neqds"
@@ -55,6 +63,13 @@ ip netns exec h1 tc qdisc add dev v1 root netem loss 1%
 xfer "integrity, 1% loss" h2 10.0.1.2 h1 $((MB << 20))
 ip netns exec h1 tc qdisc change dev v1 root netem delay 1ms reorder 75% 50%
 xfer "integrity, 25% reordering" h2 10.0.1.2 h1 $((MB << 20))
+ip netns exec h1 tc qdisc change dev v1 root netem duplicate 5%
+xfer "integrity, 5% duplication" h2 10.0.1.2 h1 $((MB << 20))
+# Corrupted outer packets fail the outer UDP checksum: a loss to repair.
+ip netns exec h1 tc qdisc change dev v1 root netem corrupt 1%
+xfer "integrity, 1% of outer packets corrupted" h2 10.0.1.2 h1 $((MB << 20))
+ip netns exec h1 tc qdisc change dev v1 root netem loss 5%
+xfer "integrity, 5% loss" h2 10.0.1.2 h1 $((MB << 20))
 ip netns exec h1 tc qdisc del dev v1 root
 echo "h1: $(ctl h1 -j show | python3 -c 'import json,sys; s=json.load(sys.stdin)["stats"]; print({k: v for k, v in s.items() if v})')"
 echo "h2: $(ctl h2 -j show | python3 -c 'import json,sys; s=json.load(sys.stdin)["stats"]; print({k: v for k, v in s.items() if v})')"
