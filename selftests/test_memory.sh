@@ -101,8 +101,18 @@ check "h1 captures 10.9.0.0/16" ctl h1 set dests 10.0.1.2/32,fd00:1::2/128,10.9.
 # Fresh tunnels: h1 gets a sending tunnel to h2 before the sweep (one
 # datagram, no answer) and its receiving tunnel from h2 only after it.
 reap_all h1 h2
+# h2 listens on the port, so no ICMP port unreachable comes back to make
+# h1 a receiving tunnel; the check waits for anything that would.
+ip netns exec h2 python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.0.1.2", 9))
+time.sleep(3)' &
+listener=$!
+sleep 0.5
 ip netns exec h1 python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("10.0.1.2", 9))'
+sleep 0.5
 expect_eq "h1 has no receiving tunnel before the sweep" 0 "$(ntunnels h1 rx)"
+wait "$listener"
 
 check "max_tx_tunnels 64" sh -c "echo 64 > $params/max_tx_tunnels"
 limit0=$(stat h1 drop_tunnel_limit)
