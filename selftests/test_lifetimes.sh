@@ -34,6 +34,10 @@ trap cleanup EXIT
 # bg_done: stop the background helpers (monitors, loops).
 bg_done() {
 	[ ${#pids[@]} -gt 0 ] || return 0
+	# A backgrounded function (ctl) is a subshell: its child runs on
+	# unless killed too, and would keep writing to the next test's file.
+	local p
+	for p in "${pids[@]}"; do pkill -P "$p" 2> /dev/null; done
 	kill "${pids[@]}" 2> /dev/null
 	wait "${pids[@]}" 2> /dev/null
 	pids=()
@@ -119,7 +123,7 @@ done
 # The same without help, at full speed: many tunnels, each reaped a
 # millisecond after its last packet, created while dumps walk the ID table
 # and policy changes apply to every tunnel in it.
-ctl h2 monitor > /tmp/life.mon2.$$ 2>&1 &
+ctl h2 monitor > /tmp/life.mon3.$$ 2>&1 &
 pids+=($!)
 (
 	while :; do
@@ -139,7 +143,7 @@ created=$(stat h2 tunnels_created)
 echo "h2: $(eqds_stats h2)"
 [ "${created:-0}" -ge 3000 ] && ok "stress: $created tunnels created and reaped" ||
 	fail "stress: tunnels created and reaped" "only ${created:-0}"
-why=$(events_consistent /tmp/life.mon2.$$) && ok "stress: events consistent" ||
+why=$(events_consistent /tmp/life.mon3.$$) && ok "stress: events consistent" ||
 	fail "stress: events consistent" "$why"
 ns_gone
 if dmesg | grep -q "eqds: leak"; then
