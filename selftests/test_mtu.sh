@@ -56,6 +56,9 @@ fragfails() {
 
 # ---- a connection that predates capture ----
 ff=$(fragfails)
+# Natively the transfer could end before capture begins: h1's link is slowed
+# (40 Mbit/s, several seconds for the transfer) until then.
+tc -n h1 qdisc add dev v1 root tbf rate 40mbit burst 64kb latency 200ms
 xfer_bg "a connection opened before set dests" h2 10.0.2.1 h1 $((MB << 20))
 # Capture must begin after the handshake (or the SYN is clamped) and while
 # data still flows.
@@ -69,6 +72,7 @@ ip netns exec h1 ss -Htn state established dst 10.0.2.1 | grep -q . &&
 	fail "the transfer is under way when capture begins"
 ctl h1 set dests 10.0.2.1/32,fd00:2::1/128
 ctl h2 set dests 10.0.1.1/32,fd00:1::1/128
+tc -n h1 qdisc del dev v1 root
 xfer_bounded_wait "a connection opened before set dests"
 expect_eq "h1 dropped no outer packet for its size" 0 $(($(fragfails) - ff))
 [ "$(stat h1 tx_packets)" -gt 100 ] && ok "it went on over EQDS" ||
