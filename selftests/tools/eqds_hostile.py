@@ -306,11 +306,13 @@ def barrage(a):
             count("syn_seq_far", "drop_window", "rx_drops", "tunnels_created")
             old_epoch(src, epoch)
         elif r < 0.95:
-            # A SYN whose outer IP ID puts it outside its own seg_count.
+            # A piece of a SYN (one of its two segments) whose outer IP ID
+            # puts it outside its packet. A whole packet is numbered by its
+            # header whatever its ID (a rewritten ID, wire-format.rst).
             src = rand_addr(a.peers, used)
             epoch, seq = start_seq(rand_epoch())
-            snd.send(src, data_hdr(SYN, NP_IPV4, epoch, seq, segs=1) + inner4(src, a.dst),
-                     ident=(seq + random.randrange(1, 0x8000)) & 0xffff or 1)
+            snd.send(src, data_hdr(SYN, NP_IPV4, epoch, seq, segs=2) + inner4(src, a.dst),
+                     ident=(seq + random.randrange(2, 0x8000)) & 0xffff)
             created.add(src)	# its epoch is never set: the packet is refused first
             count("syn_bad_segment", "drop_segs", "rx_drops", "tunnels_created")
         else:
