@@ -31,7 +31,7 @@ SenderTunnel::SenderTunnel(Host &host, uint32_t peer)
 	const EqdsConfig &cfg = host.cfg();
 
 	for (Sent &s : inflight_)
-		s = Sent{ AppData(), 0, 0, false };
+		s = Sent{ AppData(), 0, 0, 0, false };
 	path_ = (uint8_t)host.rng()();
 	eqds_tx_init(&tx_, first_epoch(host.epoch_clock()), cfg.window_pkts * cfg.quantum_guess,
 		     cfg.quantum_guess, cfg.burst_mode, (u32)cfg.rto_min, host.now());
@@ -97,10 +97,11 @@ void SenderTunnel::pump(SimTime now)
 		const Sent *s = inflight_find(rtx_[0]);
 
 		if (s) {
-			if (!eqds_tx_send(&tx_, s->wire_bytes, 1, true, now, &seq))
+			if (!eqds_tx_send(&tx_, s->wire_bytes, s->nsegs, true, now, &seq))
 				break;
-			ledger_.charged += eqds_tx_cost(&tx_, s->wire_bytes, 1);
-			send_data(&s->app, s->seq, 1, eqds_tx_data_flags(&tx_) | EQDS_F_RTX, now);
+			ledger_.charged += eqds_tx_cost(&tx_, s->wire_bytes, s->nsegs);
+			send_data(&s->app, s->seq, s->nsegs, eqds_tx_data_flags(&tx_) | EQDS_F_RTX,
+				  now);
 			host_.counters().retransmits++;
 			sent_any = true;
 		}
@@ -123,7 +124,7 @@ void SenderTunnel::pump(SimTime now)
 
 		if (slot.used)
 			inflight_bytes_ -= slot.wire_bytes;	// overwritten: the glue frees it
-		slot = Sent{ q.app, seq, q.wire_bytes, true };
+		slot = Sent{ q.app, seq, 1, q.wire_bytes, true };
 		inflight_bytes_ += q.wire_bytes;
 		send_data(&q.app, seq, 1, eqds_tx_data_flags(&tx_), now);
 		sent_any = true;
@@ -173,12 +174,15 @@ void SenderTunnel::restart(SimTime now)
 	host_.counters().restarts++;
 }
 
-void SenderTunnel::free_acked(uint32_t from, uint32_t to)
+// tx_tunnel.c's free_acked(): the ack moved from una to acked_to; the core
+// says which sent packets are wholly acknowledged. Every packet here holds
+// one seq (GSO is not modelled), so none starts before una.
+void SenderTunnel::free_acked(uint32_t una, uint32_t acked_to)
 {
-	for (; from != to; from++) {
-		Sent &s = inflight_[eqds_tx_slot(from)];
+	for (uint32_t seq = una; seq != acked_to; seq++) {
+		Sent &s = inflight_[eqds_tx_slot(seq)];
 
-		if (s.used && s.seq == from) {
+		if (s.used && s.seq == seq && eqds_tx_acked(&tx_, s.seq, s.nsegs)) {
 			s.used = false;
 			inflight_bytes_ -= s.wire_bytes;
 		}

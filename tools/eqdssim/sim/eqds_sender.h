@@ -59,7 +59,8 @@ private:
 	};
 	struct Sent {
 		AppData app;
-		uint32_t seq;
+		uint32_t seq;		// the first it holds
+		uint32_t nsegs;		// seqs it holds: always 1 here
 		uint32_t wire_bytes;
 		bool used;
 	};
@@ -69,7 +70,7 @@ private:
 		       SimTime now);
 	const Sent *inflight_find(uint32_t seq) const;
 	void restart(SimTime now);
-	void free_acked(uint32_t from, uint32_t to);
+	void free_acked(uint32_t una, uint32_t acked_to);
 	void add_rtx(uint32_t seq);
 	void add_nack_holes(const struct eqds_tx_actions &act);
 	void arm_timer();
