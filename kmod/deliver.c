@@ -100,7 +100,7 @@ static void go_up(struct eqds_lane *lane, struct sk_buff *skb)
 	struct eqds_net *en = lane->en;
 
 	if (!unpark(en->net, skb)) {
-		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DELIVER);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DELIVER, NULL);
 		return;
 	}
 	/*
@@ -110,7 +110,7 @@ static void go_up(struct eqds_lane *lane, struct sk_buff *skb)
 	 * A device with GRO off is honoured inside GRO, in order.
 	 */
 	if (skb_unclone(skb, GFP_ATOMIC)) {
-		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_NOMEM);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_NOMEM, NULL);
 		return;
 	}
 	link_header(skb);
@@ -162,7 +162,7 @@ void eqds_deliver_list(struct eqds_net *en, struct sk_buff_head *list)
 		spin_lock(&lane->lock);
 		if (skb_queue_len(&lane->queue) >= limit) {
 			spin_unlock(&lane->lock);
-			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DELIVER);
+			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DELIVER, NULL);
 			continue;
 		}
 		__skb_queue_tail(&lane->queue, skb);

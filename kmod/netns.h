@@ -98,18 +98,26 @@ static inline bool eqds_stat_is_drop(enum eqds_stats_attr idx)
 	}
 }
 
-static inline void eqds_count(struct eqds_net *en, enum eqds_stats_attr idx)
+/* Counts an event; a drop is traced too, with the peer it came from if any. */
+static inline void eqds_count_from(struct eqds_net *en, enum eqds_stats_attr idx,
+				   const struct eqds_addr *peer)
 {
 	eqds_stats_add(en->stats, idx, 1);
 	if (eqds_stat_is_drop(idx))
-		trace_eqds_drop(en->net->ns.inum, idx);
+		trace_eqds_drop(en->net->ns.inum, idx, peer);
+}
+
+static inline void eqds_count(struct eqds_net *en, enum eqds_stats_attr idx)
+{
+	eqds_count_from(en, idx, NULL);
 }
 
 /* A received packet dropped: counted by reason and in rx_drops. */
 static inline void eqds_rx_drop(struct eqds_net *en, struct sk_buff *skb,
-				enum eqds_stats_attr why)
+				enum eqds_stats_attr why,
+				const struct eqds_addr *peer)
 {
-	eqds_count(en, why);
+	eqds_count_from(en, why, peer);
 	eqds_count(en, EQDS_STATS_A_RX_DROPS);
 	kfree_skb(skb);
 }

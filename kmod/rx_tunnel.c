@@ -296,7 +296,7 @@ static void fin_rcv(struct eqds_net *en, struct sk_buff *skb,
 		spin_unlock(&t->lock);
 	}
 	if (!disowned) {
-		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_STALE);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_STALE, peer);
 		return;
 	}
 	eqds_count(en, EQDS_STATS_A_FINS_RCVD);
@@ -331,12 +331,12 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		if (!syn)
 			send_rst(en, local, peer, pkt->epoch);
 		eqds_rx_drop(en, skb, syn ? EQDS_STATS_A_DROP_TUNNEL_LIMIT :
-					   EQDS_STATS_A_DROP_UNKNOWN);
+					   EQDS_STATS_A_DROP_UNKNOWN, peer);
 		return;
 	}
 	if (pkt->next_proto != EQDS_NP_NONE) {
 		if (!inner_ok(skb, pkt->next_proto)) {
-			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_INNER);
+			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_INNER, peer);
 			return;
 		}
 		nsegs = skb_is_gso(skb) ? (skb_shinfo(skb)->gso_segs ?: 1) : 1;
@@ -350,7 +350,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			WRITE_ONCE(t->ids_rewritten, true);
 	}
 	if (numbered != EQDS_OID_OK && numbered != EQDS_OID_REWRITTEN) {
-		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_SEGS);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_SEGS, peer);
 		return;
 	}
 
@@ -358,7 +358,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	spin_lock(&t->lock);
 	if (unlikely(t->dead)) {
 		spin_unlock(&t->lock);
-		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN, peer);
 		return;
 	}
 	switch (eqds_epoch_data(&t->guard, t->rx.epoch, pkt->epoch, syn, now)) {
@@ -373,12 +373,12 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		t->counters.drops++;
 		spin_unlock(&t->lock);
 		send_rst(en, local, peer, pkt->epoch);
-		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN, peer);
 		return;
 	case EQDS_EPOCH_DISOWNED:
 		t->counters.drops++;
 		spin_unlock(&t->lock);
-		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_STALE);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_STALE, peer);
 		return;
 	case EQDS_EPOCH_CHALLENGE:
 		/* An ack for our epoch: only its real sender can act on it. */
@@ -387,7 +387,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	case EQDS_EPOCH_REFUSED:
 		t->counters.drops++;
 		spin_unlock(&t->lock);
-		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_EPOCH);
+		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_EPOCH, peer);
 		if (ack.send) {
 			eqds_count(en, EQDS_STATS_A_CHALLENGES_SENT);
 			send_acks(t, &ack);
@@ -416,12 +416,12 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			break;
 		case EQDS_RX_DUP:
 			t->counters.drops++;
-			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DUP);
+			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DUP, peer);
 			plan_ack(t, &ack);
 			break;
 		default:
 			t->counters.drops++;
-			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_WINDOW);
+			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_WINDOW, peer);
 			break;
 		}
 		release(t, now, &out, &ack);

@@ -71,21 +71,21 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 
 	if (!en)
 		goto drop;
+	outer_addrs(skb, &peer, &local, &ip_id, &tos);
 	len = skb->len - sizeof(struct udphdr);
 	if (skb->len < sizeof(struct udphdr) ||
 	    !pskb_may_pull(skb, sizeof(struct udphdr) + min_t(u32, len, EQDS_CTRL_HLEN))) {
-		eqds_count(en, EQDS_STATS_A_DROP_DECODE);
+		eqds_count_from(en, EQDS_STATS_A_DROP_DECODE, &peer);
 		goto drop_counted;
 	}
 	/* The decoder reads the header only: at most EQDS_CTRL_HLEN bytes. */
 	err = eqds_decode(skb->data + sizeof(struct udphdr), len, &pkt);
 	if (err < 0) {
-		eqds_count(en, EQDS_STATS_A_DROP_DECODE);
+		eqds_count_from(en, EQDS_STATS_A_DROP_DECODE, &peer);
 		goto drop_counted;
 	}
-	outer_addrs(skb, &peer, &local, &ip_id, &tos);
 	if (!eqds_peer_ok(rcu_dereference(en->config), &peer)) {
-		eqds_count(en, EQDS_STATS_A_DROP_PEER);
+		eqds_count_from(en, EQDS_STATS_A_DROP_PEER, &peer);
 		goto drop_counted;
 	}
 
@@ -99,7 +99,7 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	proto = pkt.next_proto == EQDS_NP_IPV6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
 	if (__iptunnel_pull_header(skb, sizeof(struct udphdr) + pkt.hlen, proto,
 				   false, false)) {
-		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		eqds_count_from(en, EQDS_STATS_A_DROP_NOMEM, &peer);
 		goto drop_counted;
 	}
 	skb_reset_network_header(skb);
@@ -109,7 +109,7 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	skb_clear_hash(skb);
 	why = eqds_admit_data(en, skb, &pkt, &peer, &local);
 	if (why) {
-		eqds_count(en, why);
+		eqds_count_from(en, why, &peer);
 		goto drop_counted;
 	}
 	/*

@@ -37,6 +37,15 @@ static inline void eqds_tp_store_peer(u8 *dst, const struct eqds_addr *p)
 		a = p->a.v6;
 	memcpy(dst, &a, sizeof(a));
 }
+
+/* A drop's peer: :: when the packet had none (an outgoing one). */
+static inline void eqds_tp_store_peer_or_any(u8 *dst, const struct eqds_addr *p)
+{
+	if (p)
+		eqds_tp_store_peer(dst, p);
+	else
+		memset(dst, 0, sizeof(struct in6_addr));
+}
 #endif
 
 #define EQDS_TP_DIR(d)							\
@@ -169,16 +178,20 @@ TRACE_EVENT(eqds_reorder_release,
 
 /*
  * A packet dropped, by the counter that counted it (drop_<reason>). Fired
- * where that counter is incremented, so the two match one for one.
+ * where that counter is incremented, so the two match one for one. peer is
+ * the received packet's outer source, or :: for a packet that was going out
+ * or never had one.
  */
 TRACE_EVENT(eqds_drop,
-	    TP_PROTO(u32 netns, int reason),
-	    TP_ARGS(netns, reason),
+	    TP_PROTO(u32 netns, int reason, const struct eqds_addr *peer),
+	    TP_ARGS(netns, reason, peer),
 	    TP_STRUCT__entry(__field(u32, netns)
-			     __field(int, reason)),
+			     __field(int, reason)
+			     __array(u8, peer, 16)),
 	    TP_fast_assign(__entry->netns = netns;
-			   __entry->reason = reason;),
-	    TP_printk("netns=%u reason=%s", __entry->netns,
+			   __entry->reason = reason;
+			   eqds_tp_store_peer_or_any(__entry->peer, peer);),
+	    TP_printk("netns=%u reason=%s peer=%pI6c", __entry->netns,
 		      __print_symbolic(__entry->reason,
 				       { EQDS_STATS_A_DROP_QUEUE_FULL, "queue_full" },
 				       { EQDS_STATS_A_DROP_NOMEM, "nomem" },
@@ -199,7 +212,8 @@ TRACE_EVENT(eqds_drop,
 				       { EQDS_STATS_A_DROP_EPOCH, "epoch" },
 				       { EQDS_STATS_A_DROP_QUEUED_LIMIT, "queued_limit" },
 				       { EQDS_STATS_A_DROP_DELIVER, "deliver" },
-				       { EQDS_STATS_A_DROP_LOCAL_PORT, "local_port" }))
+				       { EQDS_STATS_A_DROP_LOCAL_PORT, "local_port" }),
+		      __entry->peer)
 );
 
 #endif /* _EQDS_TRACE_H */

@@ -663,7 +663,7 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 
 	t = eqds_txt_lookup(en, peer);
 	if (!t) {
-		eqds_count(en, EQDS_STATS_A_DROP_STALE);
+		eqds_count_from(en, EQDS_STATS_A_DROP_STALE, peer);
 		return;
 	}
 	__skb_queue_head_init(&out);
@@ -681,7 +681,7 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		}
 		/* Only a believable packet shows that the peer is alive. */
 		spin_unlock_bh(&t->lock);
-		eqds_count(en, why);
+		eqds_count_from(en, why, peer);
 		if (fin.type) {
 			send_fin(t, &fin);
 			send_all(t, &out);
