@@ -46,6 +46,7 @@ static struct rtable *route4(struct eqds_net *en, struct dst_cache *cache,
 	struct rtable *rt;
 
 	if (cache) {
+		lockdep_assert_in_softirq();	/* the cache is per CPU */
 		rt = dst_cache_get_ip4(cache, saddr);
 		if (rt)
 			return rt;
@@ -72,6 +73,7 @@ static struct dst_entry *route6(struct eqds_net *en, struct sock *sk,
 	struct flowi6 fl6 = {};
 
 	if (cache) {
+		lockdep_assert_in_softirq();
 		dst = dst_cache_get_ip6(cache, saddr);
 		if (dst)
 			return dst;
@@ -251,9 +253,10 @@ static int eqds_xmit_unnest(struct sk_buff *skb)
 /*
  * Encapsulate and send one inner packet (consumed). Its headroom is made
  * private here, so a clone kept for retransmission is not disturbed.
+ * BH disabled: the tunnel's dst_cache is per CPU.
  */
-int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
-		   const struct eqds_pkt *hdr)
+static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
+		     const struct eqds_pkt *hdr)
 {
 	const struct eqds_config *cfg = rcu_dereference(en->config);
 	__be16 dport = htons(cfg->port);
@@ -325,6 +328,18 @@ int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 drop:
 	kfree_skb(skb);
 	return -ENETUNREACH;
+}
+
+/* Any context: capture sends from the sending socket's process too. */
+int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
+		   const struct eqds_pkt *hdr)
+{
+	int err;
+
+	local_bh_disable();
+	err = xmit_data(en, t, skb, hdr);
+	local_bh_enable();
+	return err;
 }
 
 /* A control packet from local (our address the peer uses) to peer. */
