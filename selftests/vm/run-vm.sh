@@ -46,9 +46,14 @@ else
 fi
 vmdir=${EQDS_VM_DIR:-$top/build/vm}
 ko=${EQDS_KO:-$top/kmod/eqds.ko}
+guest=$kver
+# A vmlinux of a kernel build tree names its release beside it.
+[ -n "${EQDS_VM_KERNEL:-}" ] &&
+	guest=$(cat "$(dirname "$EQDS_VM_KERNEL")/include/config/kernel.release" 2> /dev/null ||
+		echo "$EQDS_VM_KERNEL")
 if [ -f "$ko" ] && magic=$(modinfo -F vermagic "$ko" 2> /dev/null) &&
-   [ "${magic%% *}" != "$kver" ]; then
-	echo "run-vm: warning: $ko is built for ${magic%% *}, the guest runs $kver (EQDS_KO)" >&2
+   [ "${magic%% *}" != "$guest" ]; then
+	echo "run-vm: warning: $ko is built for ${magic%% *}, the guest runs $guest (EQDS_KO)" >&2
 fi
 mkdir -p "$vmdir/runs"
 
