@@ -3,10 +3,10 @@
 # The whole test suite (`make check`): build, unit tests, fuzzers, static
 # checks, DKMS, then the selftests in one VM boot per test kernel named by
 # EQDS_VM_KERNELS (default 6.1; 6.12 too on request), then, with
-# EQDS_DEBUG_KERNEL=1, the
-# tests of locking and lifetimes on the debug kernel (scripts/debug-kernel.sh,
-# built once and cached outside the checkout; not yet on by default: its
-# first full run is still to be checked, Documentation/testing.rst). Every
+# EQDS_DEBUG_KERNEL=1, the tests of locking and lifetimes on the debug kernel
+# (scripts/debug-kernel.sh, built once and cached outside the checkout; on
+# request only: some of those tests' checks do not hold yet at its speed,
+# Documentation/testing.rst). Every
 # stage runs even when an earlier one fails; the exit status is non-zero if
 # any failed. The last line counts every test that ran. EQDS_VM_KERNELS
 # takes ABI names or series (EQDS_VM_KERNELS="6.1 6.12").
@@ -205,6 +205,11 @@ fi
 if [ -n "${dkdir:-}" ]; then
 	dvm=$log/vm-debug
 	dtests=(selftests/test_{datapath,faults,hostile,softstate,tunnels,policy,stress}.sh)
+	# The checkers find bugs by the paths a test takes, not by its volume:
+	# smaller transfers, at the debug kernel's 1 to 3 MB/s under emulation.
+	EQDS_XFER_MB=${EQDS_XFER_MB:-16} EQDS_SOFTSTATE_MB=${EQDS_SOFTSTATE_MB:-100} \
+	EQDS_HOSTILE_MB=${EQDS_HOSTILE_MB:-8} EQDS_TUNNELS_COUNT=${EQDS_TUNNELS_COUNT:-2000} \
+	EQDS_TEST_TIMEOUT=${EQDS_TEST_TIMEOUT:-1200} \
 	EQDS_VM_KERNEL=$dkdir/vmlinux EQDS_VM_APPEND="panic_on_warn=1 ${EQDS_VM_APPEND:-}" \
 	EQDS_KO=$(pwd)/$dsrc/kmod/eqds.ko \
 		selftests/vm/run-vm.sh -q -o "$dvm" -t "${EQDS_DEBUG_VM_TIMEOUT:-3600}" -- \

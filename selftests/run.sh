@@ -62,6 +62,11 @@ for t in "${tests[@]}"; do
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "# $name: timed out after ${timeout_s}s"
 		failed=$((failed + 1))
+		# Its EXIT trap never ran: its hosts would fail the next test.
+		for ns in $(ip netns list | awk '{print $1}'); do
+			ip netns pids "$ns" | xargs -r kill -9
+			ip netns del "$ns"
+		done
 	elif [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
 		echo "# $name: script exited $rc"
 		failed=$((failed + 1))
