@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "args.h"
+#include "keyword.h"
 
 #include <linux/eqds.h>
 
@@ -151,20 +152,22 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 	Config &c = req.config;
 	std::set<std::string> seen;
 
-	if (i < args.size() && args[i] == "help") {
-		req.command = Command::Help;
-		return;
-	}
-	for (; i < args.size(); i += 2) {
-		const std::string &kw = args[i];
-		static const char *const keywords[] = {
-			"port",		"dests",	   "pull-rate",	     "headroom",
-			"mode",		"window",	   "queue-limit",    "idle-timeout",
-			"tcp-ecn-min",	"tcp-ecn-max",	   "tcp-tc-priority", "ll-queue-limit",
-			"ll-ecn-min",	"ll-ecn-max",	   "ll-tc-priority", "ll-priority",
-			"ll-mark",	"queued-limit"};
-		if (std::find(std::begin(keywords), std::end(keywords), kw) == std::end(keywords))
-			unexpected("set", kw);
+	static const std::vector<Keyword> keywords = {
+		{"port"},	 {"dests"},	  {"pull-rate"},       {"headroom"},
+		{"mode"},	 {"window"},	  {"queue-limit"},     {"idle-timeout"},
+		{"tcp-ecn-min"}, {"tcp-ecn-max"}, {"tcp-tc-priority"}, {"ll-queue-limit"},
+		{"ll-ecn-min"},	 {"ll-ecn-max"},  {"ll-tc-priority"},  {"ll-priority"},
+		{"ll-mark"},	 {"queued-limit"},  {"help"}};
+
+	for (size_t first = i; i < args.size(); i += 2) {
+		std::optional<std::string> name = match_keyword("set", args[i], keywords);
+		if (name == "help" && i == first) {
+			req.command = Command::Help;
+			return;
+		}
+		if (!name || name == "help")
+			unexpected("set", args[i]);
+		const std::string &kw = *name;
 		if (!seen.insert(kw).second)
 			throw UsageError("set: " + quote(kw) + " given twice");
 		if (i + 1 >= args.size())
@@ -182,7 +185,9 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 			c.headroom = static_cast<uint8_t>(
 				parse_number(kw, v, 0, Limits::kHeadroomMax, "%"));
 		} else if (kw == "mode") {
-			c.mode = mode_from_name(v);
+			std::optional<std::string> m =
+				match_keyword("set: mode", v, {{"rts"}, {"burst"}});
+			c.mode = mode_from_name(m ? *m : v);
 			if (!c.mode)
 				throw UsageError("set: mode: " + quote(v) + " is not rts or burst");
 		} else if (kw == "window") {
@@ -221,8 +226,15 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 }
 
 // One option word; "-js" style clusters of short options are accepted.
-void parse_option(Request &req, const std::string &w)
+void parse_option(Request &req, const std::string &word)
 {
+	static const std::vector<Keyword> long_options = {
+		{"--json"}, {"--stats"}, {"--pretty"}, {"--help"}, {"--version"}};
+	std::optional<std::string> name;
+
+	if (word.size() > 2 && word[0] == '-' && word[1] == '-')
+		name = match_keyword("", word, long_options);
+	const std::string &w = name ? *name : word;
 	if (w == "--json") {
 		req.json = true;
 	} else if (w == "--stats") {
@@ -309,9 +321,14 @@ Request parse_args(const std::vector<std::string> &args)
 	if (i == args.size())
 		return req;
 
-	const std::string &cmd = args[i++];
+	static const std::vector<Keyword> commands = {
+		{"show"},    {"set"},	 {"tunnel"}, {"tunnels", "tunnel"},
+		{"monitor"}, {"policy"}, {"bound"},  {"help"}};
+	std::optional<std::string> name = match_keyword("", args[i], commands, "show");
+	const std::string &cmd = name ? *name : args[i];
+	i++;
 	if (cmd == "show") {
-		if (i < args.size() && args[i] == "help") {
+		if (i < args.size() && is_prefix_of(args[i], "help")) {
 			req.command = Command::Help;
 			return req;
 		}
@@ -320,7 +337,7 @@ Request parse_args(const std::vector<std::string> &args)
 	} else if (cmd == "set") {
 		req.command = Command::Set;
 		parse_set(req, args, i);
-	} else if (cmd == "tunnel" || cmd == "tunnels") {
+	} else if (cmd == "tunnel") {
 		parse_tunnel_args(req, args, i);
 	} else if (cmd == "monitor") {
 		parse_monitor_args(req, args, i);
@@ -373,6 +390,9 @@ const char *help_text()
 	       "\n"
 	       "Configure the EQDS (Edge-Queued Datagram Service) instance of the current\n"
 	       "network namespace through the 'eqds' generic netlink family.\n"
+	       "\n"
+	       "Every keyword may be shortened to a prefix that names it alone\n"
+	       "('eqdsctl tun l' is 'eqdsctl tunnel list'; 's' is show).\n"
 	       "\n"
 	       "Options (before the command):\n"
 	       "  -j, --json     show: print one JSON object (counters always included)\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // Command lines of "policy" and "bound" (args.h).
 #include "args.h"
+#include "keyword.h"
 
 #include <linux/eqds.h>
 
@@ -19,12 +20,16 @@ Prefix prefix(const std::string &cmd, const std::string &word)
 
 // KEYWORD VALUE pairs from args[i] on, each keyword at most once.
 template <typename Fn>
-void pairs(const std::string &cmd, const std::vector<std::string> &args, size_t i, Fn &&fn)
+void pairs(const std::string &cmd, const std::vector<std::string> &args, size_t i,
+	   const std::vector<Keyword> &keywords, Fn &&fn)
 {
 	std::vector<std::string> seen;
 
 	for (; i < args.size(); i += 2) {
-		const std::string &kw = args[i];
+		std::optional<std::string> name = match_keyword(cmd, args[i], keywords);
+		if (!name)
+			throw UsageError(cmd + ": unknown keyword " + quote(args[i]));
+		const std::string &kw = *name;
 		if (i + 1 >= args.size())
 			throw UsageError(cmd + ": " + quote(kw) + " needs a value");
 		for (const std::string &s : seen)
@@ -40,13 +45,22 @@ void pairs(const std::string &cmd, const std::vector<std::string> &args, size_t 
 
 void parse_policy_args(Request &req, const std::vector<std::string> &args, size_t i)
 {
-	std::string sub = i < args.size() ? args[i++] : "show";
+	static const std::vector<Keyword> subcommands = {
+		{"show"},    {"list", "show"}, {"ls", "show"}, {"add"},   {"change"},
+		{"replace"}, {"del"},	       {"delete", "del"}, {"flush"}, {"help"}};
+	std::string sub = "show";
 	PolicyRequest &p = req.policy;
+
+	if (i < args.size()) {
+		std::optional<std::string> name = match_keyword("policy", args[i], subcommands);
+		sub = name ? *name : args[i];
+		i++;
+	}
 
 	req.command = Command::Policy;
 	if (sub == "help") {
 		req.command = Command::Help;
-	} else if (sub == "show" || sub == "list" || sub == "ls") {
+	} else if (sub == "show") {
 		p.op = PolicyRequest::Op::Show;
 		if (i < args.size())
 			throw UsageError("policy show: unexpected argument " + quote(args[i]));
@@ -60,7 +74,7 @@ void parse_policy_args(Request &req, const std::vector<std::string> &args, size_
 			throw UsageError("policy add: which senders? (policy add PREFIX [weight N] "
 					 "[prio P] [rate MBIT])");
 		p.rule.prefix = prefix("policy add", args[i]);
-		pairs("policy add", args, i + 1, [&](const std::string &kw, const std::string &v) {
+		pairs("policy add", args, i + 1, {{"weight"}, {"prio"}, {"rate"}}, [&](const std::string &kw, const std::string &v) {
 			if (kw == "weight")
 				p.rule.weight = parse_uint("policy add", kw, v, 1, EQDS_WEIGHT_MAX);
 			else if (kw == "prio")
@@ -73,7 +87,7 @@ void parse_policy_args(Request &req, const std::vector<std::string> &args, size_
 				return false;
 			return true;
 		});
-	} else if (sub == "del" || sub == "delete") {
+	} else if (sub == "del") {
 		p.op = PolicyRequest::Op::Del;
 		if (i >= args.size())
 			throw UsageError("policy del: which prefix? (policy del PREFIX)");
@@ -91,6 +105,7 @@ void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t
 	PolicyRequest &p = req.policy;
 
 	req.command = Command::Bound;
+	// Exactly "help": any other word may be a namespace's name.
 	if (i < args.size() && args[i] == "help") {
 		req.command = Command::Help;
 		return;
@@ -109,7 +124,7 @@ void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t
 	if (i >= args.size())
 		throw UsageError("bound: nothing to bound (pull-rate, max-weight, min-prio "
 				 "or none)");
-	pairs("bound", args, i, [&](const std::string &kw, const std::string &v) {
+	pairs("bound", args, i, {{"pull-rate"}, {"max-weight"}, {"min-prio"}}, [&](const std::string &kw, const std::string &v) {
 		if (kw == "pull-rate")
 			p.bound.pull_rate_mbit = v == "none" ? 0 :
 				parse_uint("bound", kw, v, 0, UINT32_MAX, "mbit");
