@@ -324,129 +324,59 @@ Request parse_args(const std::vector<std::string> &args)
 	static const std::vector<Keyword> commands = {
 		{"show"},    {"set"},	 {"tunnel"}, {"tunnels", "tunnel"},
 		{"monitor"}, {"policy"}, {"bound"},  {"help"}};
+	static const std::pair<const char *, Topic> topics[] = {
+		{"show", Topic::Show},	     {"set", Topic::Set},	{"tunnel", Topic::Tunnel},
+		{"monitor", Topic::Monitor}, {"policy", Topic::Policy}, {"bound", Topic::Bound}};
 	std::optional<std::string> name = match_keyword("", args[i], commands, "show");
-	const std::string &cmd = name ? *name : args[i];
+	std::string cmd = name ? *name : args[i];
+	Topic topic = Topic::All;
+
 	i++;
-	if (cmd == "show") {
-		if (i < args.size() && is_prefix_of(args[i], "help")) {
+	// "help COMMAND" is "COMMAND help", as in ip.
+	if (cmd == "help" && i < args.size()) {
+		name = match_keyword("help", args[i], commands, "show");
+		if (name && *name != "help") {
 			req.command = Command::Help;
-			return req;
+			cmd = *name;
+			i = args.size();
 		}
-		if (i < args.size())
-			unexpected("show", args[i]);
-	} else if (cmd == "set") {
-		req.command = Command::Set;
-		parse_set(req, args, i);
-	} else if (cmd == "tunnel") {
-		parse_tunnel_args(req, args, i);
-	} else if (cmd == "monitor") {
-		parse_monitor_args(req, args, i);
-	} else if (cmd == "policy") {
-		parse_policy_args(req, args, i);
-	} else if (cmd == "bound") {
-		parse_bound_args(req, args, i);
-	} else if (cmd == "help") {
-		req.command = Command::Help;
-	} else {
-		throw UsageError("unknown command " + quote(cmd));
 	}
+	for (const auto &t : topics)
+		if (cmd == t.first)
+			topic = t.second;
+	if (req.command == Command::Help) {
+		req.help_topic = topic;
+		return req;
+	}
+	try {
+		if (cmd == "show") {
+			if (i < args.size() && is_prefix_of(args[i], "help"))
+				req.command = Command::Help;
+			else if (i < args.size())
+				unexpected("show", args[i]);
+		} else if (cmd == "set") {
+			req.command = Command::Set;
+			parse_set(req, args, i);
+		} else if (cmd == "tunnel") {
+			parse_tunnel_args(req, args, i);
+		} else if (cmd == "monitor") {
+			parse_monitor_args(req, args, i);
+		} else if (cmd == "policy") {
+			parse_policy_args(req, args, i);
+		} else if (cmd == "bound") {
+			parse_bound_args(req, args, i);
+		} else if (cmd == "help") {
+			req.command = Command::Help;
+		} else {
+			throw UsageError("unknown command " + quote(cmd));
+		}
+	} catch (UsageError &e) {
+		e.set_topic(topic);
+		throw;
+	}
+	if (req.command == Command::Help)
+		req.help_topic = topic;
 	return req;
-}
-
-const char *short_usage()
-{
-	return "Usage: eqdsctl [-j|--json] [-p|--pretty] [-s|--stats] [show]\n"
-	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
-	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
-	       "                   [idle-timeout MS] [queued-limit KB|none]\n"
-	       "                   [tcp-ecn-min N|auto] [tcp-ecn-max N|auto] [tcp-tc-priority PRIO]\n"
-	       "                   [ll-queue-limit N] [ll-ecn-min N|auto] [ll-ecn-max N|auto]\n"
-	       "                   [ll-tc-priority PRIO] [ll-priority PRIO|none]\n"
-	       "                   [ll-mark MARK[/MASK]|none]\n"
-	       "       eqdsctl [-j|-p] [-s] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
-	       "       eqdsctl [-j] monitor [tunnels]\n"
-	       "       eqdsctl [-j|-p] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
-	       "                              | del PREFIX | flush]\n"
-	       "       eqdsctl bound NETNS [pull-rate MBIT] [max-weight N] [min-prio P] | none\n"
-	       "       eqdsctl help | -h | --help | -V | --version\n";
-}
-
-const char *help_text()
-{
-	return "Usage: eqdsctl [OPTIONS] [show]\n"
-	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
-	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
-	       "                   [idle-timeout MS] [queued-limit KB|none]\n"
-	       "                   [tcp-ecn-min N|auto] [tcp-ecn-max N|auto] [tcp-tc-priority PRIO]\n"
-	       "                   [ll-queue-limit N] [ll-ecn-min N|auto] [ll-ecn-max N|auto]\n"
-	       "                   [ll-tc-priority PRIO] [ll-priority PRIO|none]\n"
-	       "                   [ll-mark MARK[/MASK]|none]\n"
-	       "       eqdsctl [OPTIONS] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
-	       "       eqdsctl [-j] monitor [tunnels]\n"
-	       "       eqdsctl [OPTIONS] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
-	       "                                | del PREFIX | flush]\n"
-	       "       eqdsctl bound NETNS [pull-rate MBIT] [max-weight N] [min-prio P] | none\n"
-	       "       eqdsctl help | -h | --help | -V | --version\n"
-	       "\n"
-	       "Configure the EQDS (Edge-Queued Datagram Service) instance of the current\n"
-	       "network namespace through the 'eqds' generic netlink family.\n"
-	       "\n"
-	       "Every keyword may be shortened to a prefix that names it alone\n"
-	       "('eqdsctl tun l' is 'eqdsctl tunnel list'; 's' is show).\n"
-	       "\n"
-	       "Options (before the command):\n"
-	       "  -j, --json     show: print one JSON object (counters always included)\n"
-	       "  -p, --pretty   indent the JSON output (implies -j)\n"
-	       "  -s, --stats    show: print the counters too\n"
-	       "  -h, --help     print this help and exit\n"
-	       "  -V, --version  print eqdsctl's version and exit\n"
-	       "\n"
-	       "set (needs CAP_NET_ADMIN; only the given settings change):\n"
-	       "  port N                UDP port, 1..65535\n"
-	       "  dests LIST|none       comma-separated IPv4/IPv6 prefixes (ADDR[/LEN], host bits\n"
-	       "                        cleared), at most 64; replaces the whole list\n"
-	       "  pull-rate MBIT|auto   receiver pull rate in Mbit/s; auto (or 0) = link speed\n"
-	       "  headroom PCT          with pull-rate auto: percent of the link not pulled, 0..50\n"
-	       "  mode rts|burst        start tunnels with a request-to-send or a window burst\n"
-	       "  window N              credit window, packets, 1..65535\n"
-	       "  queue-limit N         per-destination queue, packets, 1..65535\n"
-	       "  idle-timeout MS       tunnel idle timeout, ms, 100..3600000\n"
-	       "  queued-limit KB|none  KiB queued in all tunnels together (tail drop), 0..4194304\n"
-	       "sending EQIF classes: tcp (TCP-compatible, the default) and ll (low latency,\n"
-	       "served first); queue-limit above is the tcp class's:\n"
-	       "  tcp-ecn-min N|auto    CE marks from this queue length on (auto: half the limit)\n"
-	       "  tcp-ecn-max N|auto    ... certainly from this one (auto: = min, a step)\n"
-	       "  tcp-tc-priority PRIO  skb->priority of its encapsulated packets (N or MAJ:MIN)\n"
-	       "  ll-queue-limit N      low-latency queue per destination, packets, 1..65535\n"
-	       "  ll-ecn-min, ll-ecn-max, ll-tc-priority  as for tcp\n"
-	       "  ll-priority PRIO|none packets of this skb->priority go to ll (SO_PRIORITY)\n"
-	       "  ll-mark MARK[/MASK]|none  packets with this fwmark go to ll\n"
-	       "\n"
-	       "tunnel (no privilege needed):\n"
-	       "  list [tx|rx]          every tunnel: sending (tx) and receiving (rx) sides\n"
-	       "  show PEER [tx|rx]     the tunnels to and from one peer address\n"
-	       "                        (-s adds per-tunnel counters; -j prints a JSON array)\n"
-	       "monitor [tunnels]       print tunnel events (new, del, restart) and policy\n"
-	       "                        changes until killed\n"
-	       "\n"
-	       "policy: how this receiver shares its pulls among senders (writes need\n"
-	       "CAP_NET_ADMIN). A sender takes the rule of the longest prefix holding it;\n"
-	       "without one: weight 1, prio 1, no cap.\n"
-	       "  show                  the rules, and the host's bound if there is one\n"
-	       "  add PREFIX [weight N] [prio P] [rate MBIT]\n"
-	       "                        add or replace PREFIX's rule: weight 1..100 (share\n"
-	       "                        among its level), prio 0..3 (strict, 0 the highest;\n"
-	       "                        default 1), rate: cap per sender, Mbit/s (none)\n"
-	       "  del PREFIX            remove PREFIX's rule\n"
-	       "  flush                 remove every rule\n"
-	       "bound NETNS ... (root of the initial namespace only): what namespace NETNS\n"
-	       "(a name in /run/netns or a path such as /proc/PID/ns/net) may pull and give:\n"
-	       "  pull-rate MBIT        its receiver pulls at most this fast\n"
-	       "  max-weight N          its rules' weights are capped at N\n"
-	       "  min-prio P            its rules' levels are P or lower (higher numbers)\n"
-	       "  none                  remove the bound\n"
-	       "\n"
-	       "Exit status: 0 on success, 1 on any error.  See eqdsctl(8).\n";
 }
 
 } // namespace eqdsctl

@@ -83,7 +83,7 @@ int run(const Request &req)
 	try {
 		switch (req.command) {
 		case Command::Help:
-			std::cout << help_text();
+			std::cout << help_text(req.help_topic);
 			return kExitOk;
 		case Command::Version:
 			std::cout << "eqdsctl " EQDSCTL_VERSION " (generic netlink family '"
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 	try {
 		req = parse_args(std::vector<std::string>(argv + (argc > 0 ? 1 : 0), argv + argc));
 	} catch (const UsageError &e) {
-		std::cerr << "eqdsctl: " << e.what() << "\n" << short_usage();
+		std::cerr << "eqdsctl: " << e.what() << "\n" << usage(e.topic());
 		return kExitError;
 	}
 

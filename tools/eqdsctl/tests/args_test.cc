@@ -57,8 +57,8 @@ TEST(Args, HelpAndVersion)
 		EXPECT_EQ(parse_args(a).command, Command::Help) << a[0];
 	EXPECT_EQ(parse_args({"--version"}).command, Command::Version);
 	EXPECT_EQ(parse_args({"-V"}).command, Command::Version);
-	EXPECT_NE(std::string(help_text()).find("idle-timeout MS"), std::string::npos);
-	EXPECT_NE(std::string(short_usage()).find("eqdsctl set"), std::string::npos);
+	EXPECT_NE(help_text().find("idle-timeout MS"), std::string::npos);
+	EXPECT_NE(usage(Topic::Set).find("eqdsctl set"), std::string::npos);
 }
 
 TEST(Args, UnknownCommandOrOption)

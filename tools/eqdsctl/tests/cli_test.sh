@@ -51,6 +51,22 @@ expect 1 '' "^eqdsctl: tunnel list: 'both' is not tx or rx\$" tunnel list both
 expect 1 '' "^eqdsctl: tunnel: unknown subcommand 'add' \(list or show\)\$" tunnel add
 expect 1 '' "^eqdsctl: monitor: unexpected argument 'x'" monitor x
 
+# A subcommand's help and usage errors print that subcommand's usage only.
+# lacks FILE PATTERN: FILE has no line matching PATTERN
+lacks() {
+	if grep -qE -- "$2" "$tmp/$1"; then
+		echo "FAIL: $1 of the last command has '$2'"
+		fail=1
+	fi
+}
+expect 0 '^Usage: eqdsctl \[-j\|-p\] policy ' '' policy help
+lacks out 'eqdsctl set|tunnel list'
+expect 0 '^Usage: eqdsctl \[-j\|-p\] policy ' '' help pol
+expect 1 '' '^Usage: eqdsctl \[-j\|-p\] policy ' policy add
+lacks err 'eqdsctl set|tunnel list'
+expect 1 '' '^Usage: eqdsctl set ' set bogus 1
+lacks err 'policy'
+
 # Output errors are reported, not ignored.
 if [ -w /dev/full ]; then
 	"$EQDSCTL" --help >/dev/full 2>"$tmp/err"

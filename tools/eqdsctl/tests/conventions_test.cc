@@ -7,6 +7,8 @@
 #include "usage_error.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <linux/eqds.h>
 
 using namespace eqdsctl;
@@ -72,4 +74,80 @@ TEST(Conventions, AmbiguousPrefixIsAUsageErrorNamingTheCandidates)
 	// An unknown word is still named as such.
 	EXPECT_EQ(usage_error({"set", "speed", "10"}), "set: unexpected argument 'speed'");
 	EXPECT_EQ(usage_error({"tun", "x"}), "tunnel: unknown subcommand 'x' (list or show)");
+}
+
+namespace {
+
+Topic usage_topic(const std::vector<std::string> &args)
+{
+	try {
+		parse_args(args);
+	} catch (const UsageError &e) {
+		return e.topic();
+	}
+	ADD_FAILURE() << "no usage error";
+	return Topic::All;
+}
+
+bool has(const std::string &text, const char *what)
+{
+	return text.find(what) != std::string::npos;
+}
+
+} // namespace
+
+// ip: "ip route help" prints the usage of ip route only.
+TEST(Conventions, HelpPerSubcommand)
+{
+	struct {
+		std::vector<std::string> args;
+		Topic topic;
+	} cases[] = {
+		{{"help"}, Topic::All},		     {{"show", "help"}, Topic::Show},
+		{{"set", "help"}, Topic::Set},	     {{"tunnel", "help"}, Topic::Tunnel},
+		{{"monitor", "help"}, Topic::Monitor}, {{"policy", "help"}, Topic::Policy},
+		{{"pol", "he"}, Topic::Policy},	     {{"bound", "help"}, Topic::Bound},
+		{{"help", "policy"}, Topic::Policy},   {{"help", "tun"}, Topic::Tunnel},
+	};
+	for (const auto &c : cases) {
+		Request r = parse_args(c.args);
+		EXPECT_EQ(r.command, Command::Help) << c.args[0];
+		EXPECT_EQ(r.help_topic, c.topic) << c.args[0];
+	}
+	std::string policy = help_text(Topic::Policy);
+	EXPECT_TRUE(has(policy, "Usage: eqdsctl [-j|-p] policy")) << policy;
+	EXPECT_TRUE(has(policy, "flush"));
+	EXPECT_FALSE(has(policy, "tunnel list"));
+	EXPECT_FALSE(has(policy, "eqdsctl set"));
+	EXPECT_FALSE(has(policy, "idle-timeout"));
+	std::string set = help_text(Topic::Set);
+	EXPECT_TRUE(has(set, "Usage: eqdsctl set"));
+	EXPECT_TRUE(has(set, "idle-timeout MS"));
+	EXPECT_FALSE(has(set, "policy"));
+	std::string all = help_text(Topic::All);
+	for (const char *s : {"eqdsctl set", "tunnel", "monitor", "policy", "bound", "Exit status"})
+		EXPECT_TRUE(has(all, s)) << s;
+}
+
+// ip: a bad "ip route" line prints ip route's usage, not every object's.
+TEST(Conventions, UsageErrorShowsTheSubcommandsUsageOnly)
+{
+	EXPECT_EQ(usage_topic({"set", "bogus", "1"}), Topic::Set);
+	EXPECT_EQ(usage_topic({"policy", "add"}), Topic::Policy);
+	EXPECT_EQ(usage_topic({"pol", "bogus"}), Topic::Policy);
+	EXPECT_EQ(usage_topic({"tunnel", "show"}), Topic::Tunnel);
+	EXPECT_EQ(usage_topic({"monitor", "x"}), Topic::Monitor);
+	EXPECT_EQ(usage_topic({"bound"}), Topic::Bound);
+	EXPECT_EQ(usage_topic({"show", "x"}), Topic::Show);
+	EXPECT_EQ(usage_topic({"frobnicate"}), Topic::All);
+	EXPECT_EQ(usage_topic({"-x"}), Topic::All);
+
+	std::string policy = usage(Topic::Policy);
+	EXPECT_TRUE(has(policy, "Usage: eqdsctl [-j|-p] policy"));
+	EXPECT_FALSE(has(policy, "eqdsctl set"));
+	EXPECT_LE(std::count(policy.begin(), policy.end(), '\n'), 4);
+	// A bad command or option: one line of commands, not every synopsis.
+	std::string all = usage(Topic::All);
+	EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 2) << all;
+	EXPECT_TRUE(has(all, "eqdsctl help"));
 }
