@@ -142,7 +142,8 @@ std::string help_text(Topic t)
 	       "  -V, --version  print eqdsctl's version and exit\n" +
 	       details +
 	       "\n"
-	       "Exit status: 0 on success, 1 on any error.  See eqdsctl(8).\n";
+	       "Exit status: 0 on success, 1 for a bad command line, 2 for an error from\n"
+	       "the kernel (as ip).  See eqdsctl(8).\n";
 }
 
 } // namespace eqdsctl

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // eqdsctl: show and change the eqds instance of the current network namespace.
-// Exit status: 0 on success, 1 on any error (usage, netlink, kernel).
+// Exit status (exit_status.h): 0 on success, 1 for a bad command line, 2
+// for an error from the kernel.
 #include "args.h"
+#include "exit_status.h"
 #include "instance.h"
 #include "netlink.h"
 #include "output.h"
@@ -22,9 +24,6 @@
 
 namespace eqdsctl {
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitError = 1;
 
 const char *command_name(Command c)
 {
@@ -95,9 +94,9 @@ int run(const Request &req)
 			return show(req);
 		case Command::TunnelList:
 		case Command::TunnelShow:
-			return tunnel_cmd(req, std::cout) ? kExitOk : kExitError;
+			return tunnel_cmd(req, std::cout) ? kExitOk : kExitKernel;
 		case Command::Monitor:
-			return monitor_cmd(req, std::cout) ? kExitOk : kExitError;
+			return monitor_cmd(req, std::cout) ? kExitOk : kExitKernel;
 		case Command::Policy:
 			policy_cmd(req, std::cout);
 			return kExitOk;
@@ -108,6 +107,7 @@ int run(const Request &req)
 	} catch (const FamilyNotFound &e) {
 		std::cerr << "eqdsctl: eqds module not loaded (generic netlink family '"
 			  << e.family() << "' not found)\n";
+		return exit_status(e);
 	} catch (const KernelError &e) {
 		// A refusal that says why (an extack) is clearer than the guess.
 		if (e.error() == EPERM && e.extack().empty())
@@ -115,10 +115,12 @@ int run(const Request &req)
 				     "(are you root in this network namespace?)\n";
 		else
 			std::cerr << "eqdsctl: " << cmd << ": " << e.what() << "\n";
+		return exit_status(e);
 	} catch (const std::exception &e) {
 		std::cerr << "eqdsctl: " << cmd << ": " << e.what() << "\n";
+		return exit_status(e);
 	}
-	return kExitError;
+	return kExitKernel;
 }
 
 } // namespace
@@ -133,14 +135,14 @@ int main(int argc, char **argv)
 		req = parse_args(std::vector<std::string>(argv + (argc > 0 ? 1 : 0), argv + argc));
 	} catch (const UsageError &e) {
 		std::cerr << "eqdsctl: " << e.what() << "\n" << usage(e.topic());
-		return kExitError;
+		return kExitUsage;
 	}
 
 	int rc = run(req);
 	std::cout.flush();
 	if (!std::cout) {
 		std::cerr << "eqdsctl: cannot write the output\n";
-		return kExitError;
+		return kExitUsage;
 	}
 	return rc;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // "policy" and "bound" commands (policy_cmd.h).
 #include "policy_cmd.h"
+#include "exit_status.h"
+#include "instance.h"
 #include "netlink.h"
 #include "policy.h"
 
@@ -28,7 +30,7 @@ Policy get_policy(Socket &sock)
 	size_t hdr = NLMSG_HDRLEN + GENL_HDRLEN;
 
 	if (replies.empty() || replies.front().size() < hdr)
-		throw std::runtime_error("no instance in the answer");
+		throw ReplyError("no instance in the answer");
 	const Reply &r = replies.front();
 	return parse_policy_attrs(r.data() + hdr, r.size() - hdr);
 }
@@ -49,7 +51,7 @@ int open_netns(const std::string &netns)
 	int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		throw std::runtime_error("cannot open network namespace " + path + ": " +
+		throw ArgumentError("cannot open network namespace " + path + ": " +
 					 std::strerror(errno));
 	return fd;
 }
@@ -80,7 +82,7 @@ void policy_cmd(const Request &req, std::ostream &out)
 		if (!policy_add(pol.rules, p.rule))
 			return;
 		if (pol.rules.size() > EQDS_MAX_POLICIES)
-			throw std::runtime_error("too many rules (at most " +
+			throw StateError("too many rules (at most " +
 						 std::to_string(EQDS_MAX_POLICIES) + ")");
 		set_policy(sock, pol.rules);
 		return;
@@ -88,7 +90,7 @@ void policy_cmd(const Request &req, std::ostream &out)
 	case PolicyRequest::Op::Del: {
 		Policy pol = get_policy(sock);
 		if (!policy_del(pol.rules, p.rule.prefix))
-			throw std::runtime_error("no rule for " + format_prefix(p.rule.prefix));
+			throw StateError("no rule for " + format_prefix(p.rule.prefix));
 		set_policy(sock, pol.rules);
 		return;
 	}

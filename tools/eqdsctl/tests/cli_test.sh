@@ -102,8 +102,10 @@ assert all(isinstance(d[k], int) for k in keys[1:7] if k != "mode"), d
 			{ echo "FAIL: eqdsctl -j -p show"; fail=1; }
 	fi
 else
-	expect 1 '' "^eqdsctl: eqds module not loaded \(generic netlink family 'eqds' not found\)\$" show
-	expect 1 '' "^eqdsctl: eqds module not loaded" -j
-	expect 1 '' "^eqdsctl: eqds module not loaded" set window 10
+	# Exit 2: an error from the kernel's side, not the command line's.
+	expect 2 '' "^eqdsctl: eqds module not loaded \(generic netlink family 'eqds' not found\)\$" show
+	expect 2 '' "^eqdsctl: eqds module not loaded" -j
+	expect 2 '' "^eqdsctl: eqds module not loaded" set window 10
+	expect 2 '' "^eqdsctl: eqds module not loaded" policy del 10.0.0.0/8
 fi
 exit $fail

@@ -2,13 +2,17 @@
 // eqdsctl's command-line conventions against ip, tc and wg: each test here is
 // a row of the table in Documentation/eqdsctl.rst.
 #include "args.h"
+#include "exit_status.h"
+#include "instance.h"
 #include "keyword.h"
+#include "netlink.h"
 
 #include "usage_error.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <linux/eqds.h>
 
 using namespace eqdsctl;
@@ -150,4 +154,20 @@ TEST(Conventions, UsageErrorShowsTheSubcommandsUsageOnly)
 	std::string all = usage(Topic::All);
 	EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 2) << all;
 	EXPECT_TRUE(has(all, "eqdsctl help"));
+}
+
+// ip(8): "Exit status is 0 if command was successful, and 1 if there is a
+// syntax error. If an error was reported by the kernel exit status is 2."
+TEST(Conventions, ExitStatusOneForUsageTwoForTheKernel)
+{
+	EXPECT_EQ(kExitOk, 0);
+	EXPECT_EQ(exit_status(UsageError("x")), 1);
+	EXPECT_EQ(exit_status(ArgumentError("no such namespace")), 1);
+	EXPECT_EQ(exit_status(KernelError(EEXIST, "")), 2);
+	EXPECT_EQ(exit_status(KernelError(EPERM, "need CAP_NET_ADMIN")), 2);
+	EXPECT_EQ(exit_status(FamilyNotFound("eqds")), 2);
+	EXPECT_EQ(exit_status(NetlinkError("recv", 1)), 2);
+	EXPECT_EQ(exit_status(ReplyError("truncated")), 2);
+	EXPECT_EQ(exit_status(StateError("no rule for 10.0.0.0/8")), 2);
+	EXPECT_EQ(exit_status(std::runtime_error("cannot write the output")), 1);
 }
