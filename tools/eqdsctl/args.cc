@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "args.h"
 #include "keyword.h"
+#include "rate.h"
 
 #include <linux/eqds.h>
 
@@ -180,7 +181,7 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 		} else if (kw == "dests") {
 			c.dests = parse_dests(v);
 		} else if (kw == "pull-rate") {
-			c.pull_rate_mbit = v == "auto" ? 0 : parse_number(kw, v, 0, UINT32_MAX, "mbit");
+			c.pull_rate_mbit = v == "auto" ? 0 : parse_rate_mbit("set", kw, v);
 		} else if (kw == "headroom") {
 			c.headroom = static_cast<uint8_t>(
 				parse_number(kw, v, 0, Limits::kHeadroomMax, "%"));

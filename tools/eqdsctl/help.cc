@@ -18,7 +18,7 @@ const Section kSections[] = {
 	 "show                    the module version, the configuration and (-s) the\n"
 	 "                        counters; the default command (no privilege needed)\n"},
 	{Topic::Set,
-	 "eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
+	 "eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate RATE|auto]\n"
 	 "            [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
 	 "            [idle-timeout MS] [queued-limit KB|none]\n"
 	 "            [tcp-ecn-min N|auto] [tcp-ecn-max N|auto] [tcp-tc-priority PRIO]\n"
@@ -29,7 +29,7 @@ const Section kSections[] = {
 	 "  port N                UDP port, 1..65535\n"
 	 "  dests LIST|none       comma-separated IPv4/IPv6 prefixes (ADDR[/LEN], host bits\n"
 	 "                        cleared), at most 64; replaces the whole list\n"
-	 "  pull-rate MBIT|auto   receiver pull rate in Mbit/s; auto (or 0) = link speed\n"
+	 "  pull-rate RATE|auto   receiver pull rate; auto (or 0) = link speed\n"
 	 "  headroom PCT          with pull-rate auto: percent of the link not pulled, 0..50\n"
 	 "  mode rts|burst        start tunnels with a request-to-send or a window burst\n"
 	 "  window N              credit window, packets, 1..65535\n"
@@ -56,23 +56,23 @@ const Section kSections[] = {
 	 "monitor [tunnels]       print tunnel events (new, del, restart) and policy\n"
 	 "                        changes until killed\n"},
 	{Topic::Policy,
-	 "eqdsctl [-j|-p] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
+	 "eqdsctl [-j|-p] policy [show | add PREFIX [weight N] [prio P] [rate RATE]\n"
 	 "                       | del PREFIX | flush]\n",
 	 "policy: how this receiver shares its pulls among senders (writes need\n"
 	 "CAP_NET_ADMIN). A sender takes the rule of the longest prefix holding it;\n"
 	 "without one: weight 1, prio 1, no cap.\n"
 	 "  show                  the rules, and the host's bound if there is one\n"
-	 "  add PREFIX [weight N] [prio P] [rate MBIT]\n"
+	 "  add PREFIX [weight N] [prio P] [rate RATE]\n"
 	 "                        add or replace PREFIX's rule: weight 1..100 (share\n"
 	 "                        among its level), prio 0..3 (strict, 0 the highest;\n"
-	 "                        default 1), rate: cap per sender, Mbit/s (none)\n"
+	 "                        default 1), rate: cap per sender (none)\n"
 	 "  del PREFIX            remove PREFIX's rule\n"
 	 "  flush                 remove every rule\n"},
 	{Topic::Bound,
-	 "eqdsctl bound NETNS [pull-rate MBIT] [max-weight N] [min-prio P] | none\n",
+	 "eqdsctl bound NETNS [pull-rate RATE] [max-weight N] [min-prio P] | none\n",
 	 "bound NETNS ... (root of the initial namespace only): what namespace NETNS\n"
 	 "(a name in /run/netns or a path such as /proc/PID/ns/net) may pull and give:\n"
-	 "  pull-rate MBIT        its receiver pulls at most this fast\n"
+	 "  pull-rate RATE        its receiver pulls at most this fast\n"
 	 "  max-weight N          its rules' weights are capped at N\n"
 	 "  min-prio P            its rules' levels are P or lower (higher numbers)\n"
 	 "  none                  remove the bound\n"},
@@ -139,7 +139,11 @@ std::string help_text(Topic t)
 	       "  -p, --pretty   indent the JSON output (implies -j)\n"
 	       "  -s, --stats    show: print the counters too\n"
 	       "  -h, --help     print this help and exit\n"
-	       "  -V, --version  print eqdsctl's version and exit\n" +
+	       "  -V, --version  print eqdsctl's version and exit\n"
+	       "\n"
+	       "A RATE is a number and a unit of tc's, in any case: bit, kbit, mbit, gbit,\n"
+	       "tbit, or bytes/s: bps, kbps, mbps, gbps, tbps (1.5gbit, 100Mbit, 125MBps);\n"
+	       "no unit: Mbit/s. It must be a whole number of Mbit/s.\n" +
 	       details +
 	       "\n"
 	       "Exit status: 0 on success, 1 for a bad command line, 2 for an error from\n"

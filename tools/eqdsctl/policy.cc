@@ -4,6 +4,7 @@
 #include "instance.h"
 #include "json.h"
 #include "nlattr_util.h"
+#include "rate.h"
 
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -99,11 +100,6 @@ void check(int err)
 		throw std::length_error("netlink message too small for the policy");
 }
 
-std::string rate_text(uint32_t mbit)
-{
-	return std::to_string(mbit) + "Mbit";
-}
-
 } // namespace
 
 Policy parse_policy_attrs(const void *attrs, size_t len)
@@ -195,14 +191,14 @@ void print_policy_text(std::ostream &out, const Policy &p)
 		out << format_prefix(r.prefix) << " weight " << r.weight << " prio "
 		    << int(r.prio);
 		if (r.rate_mbit)
-			out << " rate " << rate_text(r.rate_mbit);
+			out << " rate " << format_rate_mbit(r.rate_mbit);
 		out << "\n";
 	}
 	if (p.bound.empty())
 		return;
 	out << "bound:";
 	if (p.bound.pull_rate_mbit)
-		out << " pull-rate " << rate_text(p.bound.pull_rate_mbit);
+		out << " pull-rate " << format_rate_mbit(p.bound.pull_rate_mbit);
 	if (p.bound.max_weight)
 		out << " max-weight " << p.bound.max_weight;
 	if (p.bound.min_prio)

@@ -2,6 +2,7 @@
 // Command lines of "policy" and "bound" (args.h).
 #include "args.h"
 #include "keyword.h"
+#include "rate.h"
 
 #include <linux/eqds.h>
 
@@ -72,7 +73,7 @@ void parse_policy_args(Request &req, const std::vector<std::string> &args, size_
 		p.op = PolicyRequest::Op::Add;
 		if (i >= args.size())
 			throw UsageError("policy add: which senders? (policy add PREFIX [weight N] "
-					 "[prio P] [rate MBIT])");
+					 "[prio P] [rate RATE])");
 		p.rule.prefix = prefix("policy add", args[i]);
 		pairs("policy add", args, i + 1, {{"weight"}, {"prio"}, {"rate"}}, [&](const std::string &kw, const std::string &v) {
 			if (kw == "weight")
@@ -82,7 +83,7 @@ void parse_policy_args(Request &req, const std::vector<std::string> &args, size_
 					parse_uint("policy add", kw, v, 0, EQDS_PRIO_MAX));
 			else if (kw == "rate")
 				p.rule.rate_mbit = v == "none" ? 0 :
-					parse_uint("policy add", kw, v, 0, UINT32_MAX, "mbit");
+					parse_rate_mbit("policy add", kw, v);
 			else
 				return false;
 			return true;
@@ -111,7 +112,7 @@ void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t
 		return;
 	}
 	if (i >= args.size())
-		throw UsageError("bound: which namespace? (bound NETNS [pull-rate MBIT] "
+		throw UsageError("bound: which namespace? (bound NETNS [pull-rate RATE] "
 				 "[max-weight N] [min-prio P] | bound NETNS none)");
 	p.netns = args[i++];
 	if (p.netns.empty())
@@ -126,8 +127,7 @@ void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t
 				 "or none)");
 	pairs("bound", args, i, {{"pull-rate"}, {"max-weight"}, {"min-prio"}}, [&](const std::string &kw, const std::string &v) {
 		if (kw == "pull-rate")
-			p.bound.pull_rate_mbit = v == "none" ? 0 :
-				parse_uint("bound", kw, v, 0, UINT32_MAX, "mbit");
+			p.bound.pull_rate_mbit = v == "none" ? 0 : parse_rate_mbit("bound", kw, v);
 		else if (kw == "max-weight")
 			p.bound.max_weight = v == "none" ? 0 :
 				parse_uint("bound", kw, v, 0, EQDS_WEIGHT_MAX);

@@ -6,6 +6,8 @@
 #include "instance.h"
 #include "keyword.h"
 #include "netlink.h"
+#include "policy.h"
+#include "rate.h"
 
 #include "usage_error.h"
 
@@ -13,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <sstream>
 #include <linux/eqds.h>
 
 using namespace eqdsctl;
@@ -170,4 +173,98 @@ TEST(Conventions, ExitStatusOneForUsageTwoForTheKernel)
 	EXPECT_EQ(exit_status(ReplyError("truncated")), 2);
 	EXPECT_EQ(exit_status(StateError("no rule for 10.0.0.0/8")), 2);
 	EXPECT_EQ(exit_status(std::runtime_error("cannot write the output")), 1);
+}
+
+// tc(8) rates: bit, kbit, mbit, gbit, tbit (and the IEC kibit...) or bytes
+// per second with bps, kbps...; any case; decimals. A bare number stays
+// Mbit/s, eqdsctl's unit since its first version (tc's would be bit/s).
+TEST(Conventions, TcRatesInAnyCase)
+{
+	struct {
+		const char *word;
+		uint32_t mbit;
+	} ok[] = {
+		{"100", 100},		{"100mbit", 100},	{"100Mbit", 100},
+		{"100MBIT", 100},	{"10gbit", 10000},	{"10Gbit", 10000},
+		{"1.5gbit", 1500},	{"0.5Gbit", 500},	{"2500000kbit", 2500},
+		{"100000000bit", 100},	{"1tbit", 1000000},	{"100mbps", 800},
+		{"100MBps", 800},	{"1.25GBps", 10000},	{"125000kbps", 1000},
+		{"1000000000bps", 8000}, {"4294967295", 4294967295u}, {"0", 0},
+		{"4294.967295tbit", 4294967295u},
+	};
+	for (const auto &c : ok) {
+		EXPECT_EQ(parse_rate_mbit("set", "pull-rate", c.word), c.mbit) << c.word;
+		EXPECT_EQ(parse_args({"set", "pull-rate", c.word}).config.pull_rate_mbit, c.mbit)
+			<< c.word;
+		EXPECT_EQ(parse_args({"policy", "add", "10.0.0.0/8", "rate", c.word})
+				  .policy.rule.rate_mbit, c.mbit) << c.word;
+		EXPECT_EQ(parse_args({"bound", "ns1", "pull-rate", c.word})
+				  .policy.bound.pull_rate_mbit, c.mbit) << c.word;
+	}
+	EXPECT_EQ(usage_error({"set", "pull-rate", "1500kbit"}),
+		  "set: pull-rate: '1500kbit' is not a whole number of Mbit/s");
+	EXPECT_EQ(usage_error({"set", "pull-rate", "1kbps"}),
+		  "set: pull-rate: '1kbps' is not a whole number of Mbit/s");
+	EXPECT_EQ(usage_error({"set", "pull-rate", "4294967296"}),
+		  "set: pull-rate: '4294967296' is not in 0..4294967295Mbit");
+	EXPECT_EQ(usage_error({"set", "pull-rate", "5000tbit"}),
+		  "set: pull-rate: '5000tbit' is not in 0..4294967295Mbit");
+	for (const char *bad : {"", "mbit", "1.mbit", ".5gbit", "1..5gbit", "1e3mbit", "-1mbit",
+				"+1mbit", " 1mbit", "1 mbit", "1mbits", "1xbit", "10gb", "0x10",
+				"1,5gbit", "99999999999999999999999mbit"})
+		EXPECT_EQ(usage_error({"policy", "add", "10.0.0.0/8", "rate", bad}),
+			  std::string("policy add: rate: '") + bad +
+				  "' is not a rate (N[.N] and a unit: bit, kbit, mbit, gbit, tbit, "
+				  "bps, kbps, mbps, gbps, tbps; none: Mbit/s)")
+			<< bad;
+}
+
+// What show prints is what add takes: every rate printed reads back the same.
+TEST(Conventions, ShownRatesAreValidInput)
+{
+	for (uint32_t mbit : {1u, 100u, 999u, 1000u, 1500u, 10000u, 25000u, 1000000u, 1234567u,
+			      4294967295u, 4294000000u}) {
+		std::string text = format_rate_mbit(mbit);
+		EXPECT_EQ(parse_rate_mbit("x", "rate", text), mbit) << text;
+	}
+	EXPECT_EQ(format_rate_mbit(100), "100Mbit");
+	EXPECT_EQ(format_rate_mbit(10000), "10Gbit");
+	EXPECT_EQ(format_rate_mbit(1500), "1500Mbit");
+	EXPECT_EQ(format_rate_mbit(2000000), "2Tbit");
+
+	// policy show's lines are policy add's arguments, its bound line bound's.
+	Policy pol;
+	pol.rules.push_back({parse_prefix("10.0.1.0/24"), 3, 1, 0});
+	pol.rules.push_back({parse_prefix("fd00::1"), 1, 0, 2500});
+	pol.rules.push_back({parse_prefix("10.0.9.12"), 100, 3, 40000});
+	pol.bound = {10000, 4, 1};
+	std::ostringstream text;
+	print_policy_text(text, pol);
+	std::istringstream lines(text.str());
+	std::string line;
+	size_t n = 0;
+	while (std::getline(lines, line)) {
+		std::istringstream ws(line);
+		std::vector<std::string> words;
+		for (std::string w; ws >> w;)
+			words.push_back(w);
+		if (words[0] == "bound:") {
+			words[0] = "ns1";
+			words.insert(words.begin(), "bound");
+			Bound b = parse_args(words).policy.bound;
+			EXPECT_EQ(b.pull_rate_mbit, pol.bound.pull_rate_mbit) << line;
+			EXPECT_EQ(b.max_weight, pol.bound.max_weight) << line;
+			EXPECT_EQ(b.min_prio, pol.bound.min_prio) << line;
+			continue;
+		}
+		words.insert(words.begin(), {"policy", "add"});
+		PolicyRule r = parse_args(words).policy.rule;
+		ASSERT_LT(n, pol.rules.size()) << line;
+		EXPECT_EQ(r.prefix, pol.rules[n].prefix) << line;
+		EXPECT_EQ(r.weight, pol.rules[n].weight) << line;
+		EXPECT_EQ(r.prio, pol.rules[n].prio) << line;
+		EXPECT_EQ(r.rate_mbit, pol.rules[n].rate_mbit) << line;
+		n++;
+	}
+	EXPECT_EQ(n, pol.rules.size()) << text.str();
 }
