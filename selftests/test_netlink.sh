@@ -36,6 +36,13 @@ expect_eq "h1 window set, mode untouched" "64 rts" "$(json_get "$j1" "'%d %s' % 
 expect_eq "h2 mode and idle timeout set" "burst 500" \
 	"$(json_get "$j2" "'%s %d' % (j['mode'], j['idle_timeout_ms'])")"
 expect_eq "the initial namespace is untouched" 7777 "$(json_get "$("$EQDSCTL" -j show)" "j['port']")"
+# -n NETNS, as ip -n: the same as running inside the namespace.
+expect_eq "eqdsctl -n h2 shows h2's port" 7002 "$(json_get "$("$EQDSCTL" -n h2 -j show)" "j['port']")"
+check "eqdsctl -n h1 set writes h1" "$EQDSCTL" -n h1 set window 65
+expect_eq "... and h1 has it" 65 "$(json_get "$(ctl h1 -j show)" "j['window']")"
+check "eqdsctl -n h1 set window back" "$EQDSCTL" -n h1 set window 64
+check_fails "eqdsctl -n names a missing namespace as ip does" \
+	'Cannot open network namespace "nosuchns": No such file' "$EQDSCTL" -n nosuchns show
 check "host bits of a prefix are masked" ctl h1 set dests 10.1.2.3/24
 expect_eq "10.1.2.3/24 reads back as 10.1.2.0/24" "['10.1.2.0/24']" \
 	"$(json_get "$(ctl h1 -j show)" "j['dests']")"

@@ -227,10 +227,11 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 }
 
 // One option word; "-js" style clusters of short options are accepted.
-void parse_option(Request &req, const std::string &word)
+// Returns the word with a long option's name completed.
+std::string parse_option(Request &req, const std::string &word)
 {
 	static const std::vector<Keyword> long_options = {
-		{"--json"}, {"--stats"}, {"--pretty"}, {"--help"}, {"--version"}};
+		{"--json"}, {"--stats"}, {"--pretty"}, {"--help"}, {"--version"}, {"--netns"}};
 	std::optional<std::string> name;
 
 	if (word.size() > 2 && word[0] == '-' && word[1] == '-')
@@ -246,6 +247,8 @@ void parse_option(Request &req, const std::string &word)
 		req.command = Command::Help;
 	} else if (w == "--version") {
 		req.command = Command::Version;
+	} else if (w == "--netns") {
+		// Its value is the next word (parse_args).
 	} else if (w.size() >= 2 && w[0] == '-' && w[1] != '-') {
 		for (size_t k = 1; k < w.size(); k++) {
 			switch (w[k]) {
@@ -264,6 +267,11 @@ void parse_option(Request &req, const std::string &word)
 			case 'V':
 				req.command = Command::Version;
 				break;
+			case 'n':
+				// Its value is the next word (parse_args): last in a cluster.
+				if (k + 1 != w.size())
+					throw UsageError("option '-n' needs a namespace name");
+				break;
 			default:
 				throw UsageError("unknown option " + quote(w.size() == 2
 									? w
@@ -273,6 +281,7 @@ void parse_option(Request &req, const std::string &word)
 	} else {
 		throw UsageError("unknown option " + quote(w));
 	}
+	return w;
 }
 
 } // namespace
@@ -314,7 +323,12 @@ Request parse_args(const std::vector<std::string> &args)
 			i++;
 			break;
 		}
-		parse_option(req, args[i]);
+		std::string opt = parse_option(req, args[i]);
+		if (opt == "--netns" || (opt[1] != '-' && opt.back() == 'n')) {
+			if (++i == args.size() || args[i].empty())
+				throw UsageError("option '-n' needs a namespace name");
+			req.netns = args[i];
+		}
 		// -h and --version win over whatever follows, as in most tools.
 		if (req.command != Command::Show)
 			return req;

@@ -30,6 +30,7 @@ struct Request {
 	uint8_t dir = 0;			// tunnel: one side only (EQDS_TUNNEL_DIR_*)
 	PolicyRequest policy;			// policy, bound
 	Topic help_topic = Topic::All;		// help: about what
+	std::string netns;			// -n: run in this namespace
 };
 
 // A bad command line. what() is the message without the "eqdsctl: " prefix;

@@ -140,6 +140,8 @@ std::string help_text(Topic t)
 	       "  -s, --stats    show: print the counters too\n"
 	       "  -h, --help     print this help and exit\n"
 	       "  -V, --version  print eqdsctl's version and exit\n"
+	       "  -n, --netns NETNS  run in namespace NETNS (/var/run/netns/NETNS or a path),\n"
+	       "                 as ip -n; exit 1 if it cannot be opened\n"
 	       "\n"
 	       "A RATE is a number and a unit of tc's, in any case: bit, kbit, mbit, gbit,\n"
 	       "tbit, or bytes/s: bps, kbps, mbps, gbps, tbps (1.5gbit, 100Mbit, 125MBps);\n"

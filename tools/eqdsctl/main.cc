@@ -6,6 +6,7 @@
 #include "exit_status.h"
 #include "instance.h"
 #include "netlink.h"
+#include "netns.h"
 #include "output.h"
 #include "policy_cmd.h"
 #include "tunnel_cmd.h"
@@ -136,6 +137,18 @@ int main(int argc, char **argv)
 	} catch (const UsageError &e) {
 		std::cerr << "eqdsctl: " << e.what() << "\n" << usage(e.topic());
 		return kExitUsage;
+	}
+
+	// Before any socket: a netlink socket belongs to the namespace it was
+	// opened in.
+	if (!req.netns.empty() && req.command != Command::Help &&
+	    req.command != Command::Version) {
+		try {
+			enter_netns(req.netns);
+		} catch (const std::exception &e) {
+			std::cerr << "eqdsctl: " << e.what() << "\n";
+			return exit_status(e);
+		}
 	}
 
 	int rc = run(req);

@@ -4,6 +4,7 @@
 #include "exit_status.h"
 #include "instance.h"
 #include "netlink.h"
+#include "netns.h"
 #include "policy.h"
 
 #include <linux/eqds.h>
@@ -43,11 +44,11 @@ void set_policy(Socket &sock, const std::vector<PolicyRule> &rules)
 	sock.transact(msg);
 }
 
-// An open descriptor of the namespace: a name under /run/netns (as ip netns
-// names them) or a path such as /proc/PID/ns/net.
+// An open descriptor of the namespace: a name under /var/run/netns (as ip
+// netns names them) or a path such as /proc/PID/ns/net.
 int open_netns(const std::string &netns)
 {
-	std::string path = netns.find('/') == std::string::npos ? "/run/netns/" + netns : netns;
+	std::string path = netns_path(netns);
 	int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)

@@ -50,6 +50,10 @@ expect 1 '' "^eqdsctl: tunnel show: '10\.0\.0\.0/8' is a prefix; a peer is one a
 expect 1 '' "^eqdsctl: tunnel list: 'both' is not tx or rx\$" tunnel list both
 expect 1 '' "^eqdsctl: tunnel: unknown subcommand 'add' \(list or show\)\$" tunnel add
 expect 1 '' "^eqdsctl: monitor: unexpected argument 'x'" monitor x
+# ip -n's words for a namespace that does not exist; exit 1 (ip exits 255).
+expect 1 '' '^eqdsctl: Cannot open network namespace "eqdsctl-no-such-ns": No such file or directory$' \
+	-n eqdsctl-no-such-ns show
+expect 1 '' "^eqdsctl: option '-n' needs a namespace name" -n
 
 # A subcommand's help and usage errors print that subcommand's usage only.
 # lacks FILE PATTERN: FILE has no line matching PATTERN
@@ -107,5 +111,8 @@ else
 	expect 2 '' "^eqdsctl: eqds module not loaded" -j
 	expect 2 '' "^eqdsctl: eqds module not loaded" set window 10
 	expect 2 '' "^eqdsctl: eqds module not loaded" policy del 10.0.0.0/8
+	# -n with a path: entered (root), or refused by the kernel (not root).
+	expect 2 '' "^eqdsctl: (eqds module not loaded|setting the network namespace)" \
+		-n /proc/self/ns/net show
 fi
 exit $fail

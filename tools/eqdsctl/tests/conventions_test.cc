@@ -6,6 +6,7 @@
 #include "instance.h"
 #include "keyword.h"
 #include "netlink.h"
+#include "netns.h"
 #include "policy.h"
 #include "rate.h"
 
@@ -16,6 +17,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <sstream>
+
+#include <unistd.h>
 #include <linux/eqds.h>
 
 using namespace eqdsctl;
@@ -267,4 +270,36 @@ TEST(Conventions, ShownRatesAreValidInput)
 		n++;
 	}
 	EXPECT_EQ(n, pol.rules.size()) << text.str();
+}
+
+// ip -n NETNS: the command runs in the namespace /var/run/netns/NETNS, as
+// "ip netns exec NETNS" would, and a missing one is named as ip names it.
+TEST(Conventions, NetnsOption)
+{
+	EXPECT_EQ(parse_args({"-n", "blue", "show"}).netns, "blue");
+	EXPECT_EQ(parse_args({"--netns", "blue"}).netns, "blue");
+	EXPECT_EQ(parse_args({"--net", "blue", "pol"}).netns, "blue");
+	EXPECT_EQ(parse_args({"-jn", "blue", "tunnel"}).netns, "blue");
+	Request r = parse_args({"-n", "blue", "-j", "policy"});
+	EXPECT_EQ(r.netns, "blue");
+	EXPECT_TRUE(r.json);
+	EXPECT_EQ(r.command, Command::Policy);
+	EXPECT_EQ(parse_args({"show"}).netns, "");
+	EXPECT_EQ(usage_error({"-n"}), "option '-n' needs a namespace name");
+	EXPECT_EQ(usage_error({"-n", ""}), "option '-n' needs a namespace name");
+	EXPECT_EQ(usage_error({"-nj", "blue"}), "option '-n' needs a namespace name");
+	EXPECT_EQ(netns_path("blue"), "/var/run/netns/blue");
+	EXPECT_EQ(netns_path("/proc/1/ns/net"), "/proc/1/ns/net");
+	try {
+		enter_netns("eqdsctl-test-no-such-netns");
+		ADD_FAILURE() << "entered a namespace that does not exist";
+	} catch (const ArgumentError &e) {
+		EXPECT_STREQ(e.what(), "Cannot open network namespace \"eqdsctl-test-no-such-netns\": "
+				       "No such file or directory");
+		EXPECT_EQ(exit_status(e), 1);
+	}
+	// Entering a namespace by path (our own: nothing changes); root only.
+	if (geteuid() == 0) {
+		EXPECT_NO_THROW(enter_netns("/proc/self/ns/net"));
+	}
 }
