@@ -56,16 +56,18 @@ const Section kSections[] = {
 	 "monitor [tunnels]       print tunnel events (new, del, restart) and policy\n"
 	 "                        changes until killed\n"},
 	{Topic::Policy,
-	 "eqdsctl [-j|-p] policy [show | add PREFIX [weight N] [prio P] [rate RATE]\n"
-	 "                       | del PREFIX | flush]\n",
+	 "eqdsctl [-j|-p] policy [show | {add|change|replace} PREFIX [weight N] [prio P]\n"
+	 "                       [rate RATE] | del PREFIX | flush]\n",
 	 "policy: how this receiver shares its pulls among senders (writes need\n"
 	 "CAP_NET_ADMIN). A sender takes the rule of the longest prefix holding it;\n"
 	 "without one: weight 1, prio 1, no cap.\n"
 	 "  show                  the rules, and the host's bound if there is one\n"
 	 "  add PREFIX [weight N] [prio P] [rate RATE]\n"
-	 "                        add or replace PREFIX's rule: weight 1..100 (share\n"
-	 "                        among its level), prio 0..3 (strict, 0 the highest;\n"
-	 "                        default 1), rate: cap per sender (none)\n"
+	 "                        add PREFIX's rule (fails if it has one): weight\n"
+	 "                        1..100 (share among its level), prio 0..3 (strict, 0\n"
+	 "                        the highest; default 1), rate: cap per sender (none)\n"
+	 "  change PREFIX ...     replace PREFIX's rule (fails if it has none)\n"
+	 "  replace PREFIX ...    add or replace PREFIX's rule\n"
 	 "  del PREFIX            remove PREFIX's rule\n"
 	 "  flush                 remove every rule\n"},
 	{Topic::Bound,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // Policy and bound attributes (policy.h).
 #include "policy.h"
+#include "exit_status.h"
 #include "instance.h"
 #include "json.h"
 #include "nlattr_util.h"
@@ -169,6 +170,22 @@ bool policy_add(std::vector<PolicyRule> &rules, const PolicyRule &rule)
 	}
 	rules.push_back(rule);
 	return true;
+}
+
+bool policy_apply(std::vector<PolicyRule> &rules, PolicyRequest::Op op, const PolicyRule &rule)
+{
+	bool exists = std::any_of(rules.begin(), rules.end(),
+				  [&](const PolicyRule &r) { return r.prefix == rule.prefix; });
+
+	if (exists && op == PolicyRequest::Op::Add)
+		throw StateError("a rule for " + format_prefix(rule.prefix) +
+				 " exists (File exists): 'policy replace' or 'policy change' "
+				 "updates it");
+	if (!exists && op == PolicyRequest::Op::Change)
+		throw StateError("no rule for " + format_prefix(rule.prefix) +
+				 " (No such file or directory): 'policy add' or 'policy replace' "
+				 "creates it");
+	return policy_add(rules, rule);
 }
 
 bool policy_del(std::vector<PolicyRule> &rules, const Prefix &prefix)

@@ -70,20 +70,24 @@ void parse_policy_args(Request &req, const std::vector<std::string> &args, size_
 		if (i < args.size())
 			throw UsageError("policy flush: unexpected argument " + quote(args[i]));
 	} else if (sub == "add" || sub == "change" || sub == "replace") {
-		p.op = PolicyRequest::Op::Add;
+		std::string cmd = "policy " + sub;
+		p.op = sub == "add"	 ? PolicyRequest::Op::Add
+		       : sub == "change" ? PolicyRequest::Op::Change
+					 : PolicyRequest::Op::Replace;
 		if (i >= args.size())
-			throw UsageError("policy add: which senders? (policy add PREFIX [weight N] "
+			throw UsageError(cmd + ": which senders? (" + cmd + " PREFIX [weight N] "
 					 "[prio P] [rate RATE])");
-		p.rule.prefix = prefix("policy add", args[i]);
-		pairs("policy add", args, i + 1, {{"weight"}, {"prio"}, {"rate"}}, [&](const std::string &kw, const std::string &v) {
+		p.rule.prefix = prefix(cmd, args[i]);
+		pairs(cmd, args, i + 1, {{"weight"}, {"prio"}, {"rate"}},
+		      [&](const std::string &kw, const std::string &v) {
 			if (kw == "weight")
-				p.rule.weight = parse_uint("policy add", kw, v, 1, EQDS_WEIGHT_MAX);
+				p.rule.weight = parse_uint(cmd, kw, v, 1, EQDS_WEIGHT_MAX);
 			else if (kw == "prio")
 				p.rule.prio = static_cast<uint8_t>(
-					parse_uint("policy add", kw, v, 0, EQDS_PRIO_MAX));
+					parse_uint(cmd, kw, v, 0, EQDS_PRIO_MAX));
 			else if (kw == "rate")
 				p.rule.rate_mbit = v == "none" ? 0 :
-					parse_rate_mbit("policy add", kw, v);
+					parse_rate_mbit(cmd, kw, v);
 			else
 				return false;
 			return true;

@@ -76,11 +76,13 @@ void policy_cmd(const Request &req, std::ostream &out)
 	case PolicyRequest::Op::Flush:
 		set_policy(sock, {});
 		return;
-	case PolicyRequest::Op::Add: {
+	case PolicyRequest::Op::Add:
+	case PolicyRequest::Op::Change:
+	case PolicyRequest::Op::Replace: {
 		// Read, change, write the whole list: the kernel replaces it as
 		// one, so a reader never sees half of a change.
 		Policy pol = get_policy(sock);
-		if (!policy_add(pol.rules, p.rule))
+		if (!policy_apply(pol.rules, p.op, p.rule))
 			return;
 		if (pol.rules.size() > EQDS_MAX_POLICIES)
 			throw StateError("too many rules (at most " +

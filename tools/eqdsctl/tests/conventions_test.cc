@@ -303,3 +303,48 @@ TEST(Conventions, NetnsOption)
 		EXPECT_NO_THROW(enter_netns("/proc/self/ns/net"));
 	}
 }
+
+// ip: "add" fails with EEXIST on an existing entry, "change" fails on a
+// missing one, "replace" does either.
+TEST(Conventions, PolicyAddFailsOnAnExistingRuleReplaceAndChangeUpdate)
+{
+	EXPECT_EQ(parse_args({"policy", "add", "10.0.0.0/8"}).policy.op, PolicyRequest::Op::Add);
+	EXPECT_EQ(parse_args({"policy", "change", "10.0.0.0/8"}).policy.op,
+		  PolicyRequest::Op::Change);
+	EXPECT_EQ(parse_args({"policy", "replace", "10.0.0.0/8"}).policy.op,
+		  PolicyRequest::Op::Replace);
+	EXPECT_EQ(parse_args({"pol", "rep", "10.0.0.0/8"}).policy.op, PolicyRequest::Op::Replace);
+
+	PolicyRule a{parse_prefix("10.0.0.0/8"), 2, 1, 0};
+	PolicyRule a3{parse_prefix("10.0.0.0/8"), 3, 1, 0};
+	PolicyRule b{parse_prefix("10.1.0.0/16"), 1, 0, 0};
+	std::vector<PolicyRule> rules;
+	using Op = PolicyRequest::Op;
+
+	EXPECT_TRUE(policy_apply(rules, Op::Add, a));
+	ASSERT_EQ(rules.size(), 1u);
+	try {
+		policy_apply(rules, Op::Add, a3);
+		ADD_FAILURE() << "add replaced an existing rule";
+	} catch (const StateError &e) {
+		EXPECT_STREQ(e.what(), "a rule for 10.0.0.0/8 exists (File exists): "
+				       "'policy replace' or 'policy change' updates it");
+		EXPECT_EQ(exit_status(e), 2);
+	}
+	EXPECT_EQ(rules[0].weight, 2u);	// untouched
+	try {
+		policy_apply(rules, Op::Change, b);
+		ADD_FAILURE() << "change created a rule";
+	} catch (const StateError &e) {
+		EXPECT_STREQ(e.what(), "no rule for 10.1.0.0/16 (No such file or directory): "
+				       "'policy add' or 'policy replace' creates it");
+	}
+	EXPECT_EQ(rules.size(), 1u);
+	EXPECT_TRUE(policy_apply(rules, Op::Change, a3));
+	EXPECT_EQ(rules[0].weight, 3u);
+	EXPECT_FALSE(policy_apply(rules, Op::Change, a3));	// the same: nothing to write
+	EXPECT_TRUE(policy_apply(rules, Op::Replace, a));
+	EXPECT_EQ(rules[0].weight, 2u);
+	EXPECT_TRUE(policy_apply(rules, Op::Replace, b));
+	EXPECT_EQ(rules.size(), 2u);
+}
