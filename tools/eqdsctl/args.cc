@@ -337,11 +337,12 @@ Request parse_args(const std::vector<std::string> &args)
 		return req;
 
 	static const std::vector<Keyword> commands = {
-		{"show"},    {"set"},	 {"tunnel"}, {"tunnels", "tunnel"},
-		{"monitor"}, {"policy"}, {"bound"},  {"help"}};
+		{"show"},    {"set"},	 {"tunnel"}, {"tunnels", "tunnel"}, {"monitor"},
+		{"policy"},  {"bound"},	 {"save"},   {"restore"},	     {"help"}};
 	static const std::pair<const char *, Topic> topics[] = {
 		{"show", Topic::Show},	     {"set", Topic::Set},	{"tunnel", Topic::Tunnel},
-		{"monitor", Topic::Monitor}, {"policy", Topic::Policy}, {"bound", Topic::Bound}};
+		{"monitor", Topic::Monitor}, {"policy", Topic::Policy}, {"bound", Topic::Bound},
+		{"save", Topic::Save},	     {"restore", Topic::Restore}};
 	std::optional<std::string> name = match_keyword("", args[i], commands, "show");
 	std::string cmd = name ? *name : args[i];
 	Topic topic = Topic::All;
@@ -380,6 +381,23 @@ Request parse_args(const std::vector<std::string> &args)
 			parse_policy_args(req, args, i);
 		} else if (cmd == "bound") {
 			parse_bound_args(req, args, i);
+		} else if (cmd == "save") {
+			req.command = Command::Save;
+			if (i < args.size() && is_prefix_of(args[i], "help"))
+				req.command = Command::Help;
+			else if (i < args.size())
+				unexpected("save", args[i]);
+		} else if (cmd == "restore") {
+			req.command = Command::Restore;
+			if (i < args.size() && args[i] == "help")
+				req.command = Command::Help;
+			else if (i >= args.size())
+				throw UsageError("restore: which file? (restore FILE, - for standard "
+						 "input)");
+			else if (i + 1 < args.size())
+				unexpected("restore", args[i + 1]);
+			else
+				req.file = args[i];
 		} else if (cmd == "help") {
 			req.command = Command::Help;
 		} else {

@@ -15,10 +15,12 @@
 
 namespace eqdsctl {
 
-enum class Command { Show, Set, Help, Version, TunnelList, TunnelShow, Monitor, Policy, Bound };
+enum class Command {
+	Show, Set, Help, Version, TunnelList, TunnelShow, Monitor, Policy, Bound, Save, Restore
+};
 
 // What a help text or a usage is about: everything, or one command.
-enum class Topic { All, Show, Set, Tunnel, Monitor, Policy, Bound };
+enum class Topic { All, Show, Set, Tunnel, Monitor, Policy, Bound, Save, Restore };
 
 struct Request {
 	Command command = Command::Show;	// no command word: show
@@ -31,6 +33,7 @@ struct Request {
 	PolicyRequest policy;			// policy, bound
 	Topic help_topic = Topic::All;		// help: about what
 	std::string netns;			// -n: run in this namespace
+	std::string file;			// restore: the file ("-": stdin)
 };
 
 // A bad command line. what() is the message without the "eqdsctl: " prefix;

@@ -78,6 +78,15 @@ const Section kSections[] = {
 	 "  max-weight N          its rules' weights are capped at N\n"
 	 "  min-prio P            its rules' levels are P or lower (higher numbers)\n"
 	 "  none                  remove the bound\n"},
+	{Topic::Save,
+	 "eqdsctl save\n",
+	 "save                    print the configuration (set parameters and policy) as\n"
+	 "                        eqdsctl command lines, for restore (no privilege needed)\n"},
+	{Topic::Restore,
+	 "eqdsctl restore FILE|-\n",
+	 "restore FILE|-          apply a file of set and policy lines, such as save\n"
+	 "                        writes, in one request: all of it or nothing\n"
+	 "                        (needs CAP_NET_ADMIN; '-': standard input)\n"},
 };
 
 const char kHelpLine[] = "eqdsctl help [COMMAND] | -h | --help | -V | --version\n";
@@ -112,7 +121,8 @@ std::string usage(Topic t)
 
 	if (s)
 		return usage_block(s->synopsis);
-	return "Usage: eqdsctl [OPTIONS] {show | set | tunnel | monitor | policy | bound} ...\n"
+	return "Usage: eqdsctl [OPTIONS] {show | set | tunnel | monitor | policy | bound | save"
+	       " | restore}\n"
 	       "       eqdsctl help [COMMAND]   (the usage of one command)\n";
 }
 

@@ -9,6 +9,7 @@
 #include "netns.h"
 #include "output.h"
 #include "policy_cmd.h"
+#include "saveconf_cmd.h"
 #include "tunnel_cmd.h"
 
 #include <linux/eqds.h>
@@ -41,6 +42,10 @@ const char *command_name(Command c)
 		return "policy";
 	case Command::Bound:
 		return "bound";
+	case Command::Save:
+		return "save";
+	case Command::Restore:
+		return "restore";
 	default:
 		return "show";
 	}
@@ -103,6 +108,12 @@ int run(const Request &req)
 			return kExitOk;
 		case Command::Bound:
 			bound_cmd(req);
+			return kExitOk;
+		case Command::Save:
+			save_cmd(std::cout);
+			return kExitOk;
+		case Command::Restore:
+			restore_cmd(req.file);
 			return kExitOk;
 		}
 	} catch (const FamilyNotFound &e) {

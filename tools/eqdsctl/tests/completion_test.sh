@@ -44,4 +44,6 @@ offers "eqdsctl tun " "^ list show $"
 offers "eqdsctl tun l " "^ tx rx $"
 offers "eqdsctl -j tunnel list tx " "^  $"
 offers "eqdsctl -n ns1 pol" "^ policy $"
+offers "eqdsctl sa" "^ save $"
+offers "eqdsctl restore /dev/nul" "^ /dev/null $"
 exit $fail
