@@ -129,7 +129,8 @@ void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t
 	if (i >= args.size())
 		throw UsageError("bound: nothing to bound (pull-rate, max-weight, min-prio "
 				 "or none)");
-	pairs("bound", args, i, {{"pull-rate"}, {"max-weight"}, {"min-prio"}}, [&](const std::string &kw, const std::string &v) {
+	pairs("bound", args, i, {{"pull-rate"}, {"max-weight"}, {"min-prio"}},
+	      [&](const std::string &kw, const std::string &v) {
 		if (kw == "pull-rate")
 			p.bound.pull_rate_mbit = v == "none" ? 0 : parse_rate_mbit("bound", kw, v);
 		else if (kw == "max-weight")

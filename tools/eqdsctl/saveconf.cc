@@ -17,6 +17,12 @@ std::string auto_or(uint32_t v)
 	return v ? std::to_string(v) : "auto";
 }
 
+// word for 0 (auto, none), else text.
+std::string word_or(uint32_t v, const char *word, const std::string &text)
+{
+	return v ? text : word;
+}
+
 std::string hex(uint32_t v)
 {
 	char buf[16];
@@ -53,8 +59,8 @@ std::string save_text(const Config &c, const std::vector<PolicyRule> &rules)
 	if (c.mode)
 		items.push_back("mode " + mode_string(*c.mode));
 	if (c.pull_rate_mbit)
-		items.push_back("pull-rate " + (*c.pull_rate_mbit ? format_rate_mbit(*c.pull_rate_mbit)
-								  : std::string("auto")));
+		items.push_back("pull-rate " + word_or(*c.pull_rate_mbit, "auto",
+						       format_rate_mbit(*c.pull_rate_mbit)));
 	if (c.headroom)
 		items.push_back("headroom " + std::to_string(*c.headroom));
 	set_line(out, items);
@@ -63,8 +69,8 @@ std::string save_text(const Config &c, const std::vector<PolicyRule> &rules)
 	num("queue-limit", c.queue_limit);
 	num("idle-timeout", c.idle_timeout_ms);
 	if (c.queued_limit_kb)
-		items.push_back("queued-limit " + (*c.queued_limit_kb ? std::to_string(*c.queued_limit_kb)
-								    : std::string("none")));
+		items.push_back("queued-limit " + word_or(*c.queued_limit_kb, "none",
+							  std::to_string(*c.queued_limit_kb)));
 	set_line(out, items);
 	items.clear();
 	if (c.tcp_ecn_min)
@@ -83,8 +89,8 @@ std::string save_text(const Config &c, const std::vector<PolicyRule> &rules)
 	if (c.ll_tc_priority)
 		items.push_back("ll-tc-priority " + format_tc_priority(*c.ll_tc_priority));
 	if (c.ll_priority)
-		items.push_back("ll-priority " + (*c.ll_priority ? format_tc_priority(*c.ll_priority)
-							       : std::string("none")));
+		items.push_back("ll-priority " + word_or(*c.ll_priority, "none",
+							 format_tc_priority(*c.ll_priority)));
 	if (c.ll_mark && c.ll_mark_mask)
 		items.push_back("ll-mark " + (*c.ll_mark_mask ? hex(*c.ll_mark) + "/" +
 									hex(*c.ll_mark_mask)
@@ -101,8 +107,8 @@ std::string save_text(const Config &c, const std::vector<PolicyRule> &rules)
 
 	out << "policy flush\n";
 	for (const PolicyRule &r : rules) {
-		out << "policy add " << format_prefix(r.prefix) << " weight " << r.weight << " prio "
-		    << int(r.prio);
+		out << "policy add " << format_prefix(r.prefix) << " weight " << r.weight
+		    << " prio " << int(r.prio);
 		if (r.rate_mbit)
 			out << " rate " << format_rate_mbit(r.rate_mbit);
 		out << "\n";
