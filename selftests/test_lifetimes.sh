@@ -136,7 +136,7 @@ pids+=($!)
 (
 	while :; do
 		ctl h2 -j tunnel list > /dev/null
-		ctl h2 policy add 10.2.0.0/16 weight $((RANDOM % 4 + 1)) > /dev/null
+		ctl h2 policy replace 10.2.0.0/16 weight $((RANDOM % 4 + 1)) > /dev/null
 	done
 ) &
 pids+=($!)

@@ -36,6 +36,33 @@ expect_eq "h1 window set, mode untouched" "64 rts" "$(json_get "$j1" "'%d %s' % 
 expect_eq "h2 mode and idle timeout set" "burst 500" \
 	"$(json_get "$j2" "'%s %d' % (j['mode'], j['idle_timeout_ms'])")"
 expect_eq "the initial namespace is untouched" 7777 "$(json_get "$("$EQDSCTL" -j show)" "j['port']")"
+# -n NETNS, as ip -n: the same as running inside the namespace.
+expect_eq "eqdsctl -n h2 shows h2's port" 7002 "$(json_get "$("$EQDSCTL" -n h2 -j show)" "j['port']")"
+check "eqdsctl -n h1 set writes h1" "$EQDSCTL" -n h1 set window 65
+expect_eq "... and h1 has it" 65 "$(json_get "$(ctl h1 -j show)" "j['window']")"
+check "eqdsctl -n h1 set window back" "$EQDSCTL" -n h1 set window 64
+check_fails "eqdsctl -n names a missing namespace as ip does" \
+	'Cannot open network namespace "nosuchns": No such file' "$EQDSCTL" -n nosuchns show
+# save and restore (wg showconf/setconf): a saved file brings the settings
+# and the policy back, in one request that the kernel takes whole or not at all.
+conf=/tmp/netlink.conf.$$
+check "a policy rule in h1 to save" ctl h1 policy add 10.0.1.0/24 weight 3
+check "eqdsctl save h1" bash -c "'$EQDSCTL' -n h1 save > $conf"
+saved=$(cat $conf)
+check "h1 changed after the save" ctl h1 set window 99 port 7099
+check "h1's policy changed after the save" ctl h1 policy replace 10.0.1.0/24 weight 5
+check "eqdsctl restore h1" "$EQDSCTL" -n h1 restore $conf
+expect_eq "restored: h1 saves the same again" "$saved" "$(ctl h1 save)"
+printf 'set window 98\nset tcp-ecn-min 65535\npolicy flush\n' > $conf
+"$EQDSCTL" -n h1 restore $conf > /dev/null 2>&1
+expect_eq "a restore the kernel refuses exits 2" 2 $?
+expect_eq "... and changes nothing (not even its valid lines)" "$saved" "$(ctl h1 save)"
+printf 'set window 98\ntunnel list\n' > $conf
+"$EQDSCTL" -n h1 restore $conf > /dev/null 2>&1
+expect_eq "a restore file with a bad line exits 1" 1 $?
+expect_eq "... and changes nothing" "$saved" "$(ctl h1 save)"
+rm -f $conf
+check "h1's policy flushed again" ctl h1 policy flush
 check "host bits of a prefix are masked" ctl h1 set dests 10.1.2.3/24
 expect_eq "10.1.2.3/24 reads back as 10.1.2.0/24" "['10.1.2.0/24']" \
 	"$(json_get "$(ctl h1 -j show)" "j['dests']")"

@@ -78,6 +78,14 @@ wait $mpid 2> /dev/null
 grep -qx "policy 10.0.1.1/32 weight 3 prio 1" $mon && ok "monitor printed the policy change" ||
 	fail "monitor printed the policy change" "$(cat $mon)"
 rm -f $mon
+# add, change and replace as ip's: add fails on an existing rule (exit 2).
+ctl rcv policy add 10.0.1.1 weight 2 > /dev/null 2>&1
+expect_eq "policy add of an existing rule exits 2" 2 $?
+check_fails "policy add of an existing rule says it exists" "exists" \
+	ctl rcv policy add 10.0.1.1 weight 2
+check_fails "policy change of a missing rule fails" "no rule" ctl rcv policy change 10.7.7.7
+expect_eq "the refused add and change changed nothing" "10.0.1.1/32 weight 3 prio 1" \
+	"$(ctl rcv policy show)"
 flows "$SECS"
 ratio=$(awk -v a="$mbit1" -v b="$mbit2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 echo "weight 3:1: s1 $mbit1 Mbit/s, s2 $mbit2 Mbit/s, ratio $ratio"
@@ -87,7 +95,7 @@ within "$mbit1" "$mbit2" 2.7 3.3 && ok "weights 3:1: ratio $ratio within 10% of 
 total=$(awk -v a="$mbit1" -v b="$mbit2" 'BEGIN { print a + b }')
 
 # ---- strict priority: s1 above s2 for part of s2's transfer ----
-check "policy: s1 prio 0 (above the default 1)" ctl rcv policy add 10.0.1.1/32 prio 0
+check "policy: s1 prio 0 (above the default 1)" ctl rcv policy change 10.0.1.1/32 prio 0
 ip netns exec rcv timeout 60 iperf3 -s -1 -p 5311 > /dev/null 2>&1 &
 ip netns exec rcv timeout 60 iperf3 -s -1 -p 5312 > /dev/null 2>&1 &
 wait_listen rcv 5311
@@ -116,7 +124,7 @@ within "${after:-0}" "${before:-0}" 0.7 1.5 &&
 
 # ---- a rate cap ----
 CAP=$((PULL / 4))
-check "policy: s1 capped at $CAP Mbit/s" ctl rcv policy add 10.0.1.1/32 rate "$CAP"
+check "policy: s1 capped at $CAP Mbit/s" ctl rcv policy replace 10.0.1.1/32 rate "$CAP"
 flows "$SECS"
 echo "cap $CAP: s1 $mbit1 Mbit/s, s2 $mbit2 Mbit/s"
 within "$mbit1" "$CAP" 0.7 1.1 && ok "cap: s1 held to its cap ($mbit1 of $CAP Mbit/s)" ||
@@ -126,7 +134,7 @@ within "$mbit2" "$rest" 0.7 1.3 && ok "cap: s2 took the rest ($mbit2 of $rest Mb
 	fail "cap: s2 took the rest" "$mbit2 Mbit/s of $rest"
 
 # ---- the host's bound on rcv, a container's namespace ----
-check "policy: s1 weight 3 again" ctl rcv policy add 10.0.1.1/32 weight 3 prio 0 rate none
+check "policy: s1 weight 3 again" ctl rcv policy replace 10.0.1.1/32 weight 3 prio 0 rate none
 check "host: bound rcv to max-weight 1, min-prio 1" "$EQDSCTL" bound rcv max-weight 1 min-prio 1
 show=$(ctl rcv policy show)
 echo "$show"

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "args.h"
+#include "keyword.h"
+#include "rate.h"
 
 #include <linux/eqds.h>
 
@@ -151,20 +153,22 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 	Config &c = req.config;
 	std::set<std::string> seen;
 
-	if (i < args.size() && args[i] == "help") {
-		req.command = Command::Help;
-		return;
-	}
-	for (; i < args.size(); i += 2) {
-		const std::string &kw = args[i];
-		static const char *const keywords[] = {
-			"port",		"dests",	   "pull-rate",	     "headroom",
-			"mode",		"window",	   "queue-limit",    "idle-timeout",
-			"tcp-ecn-min",	"tcp-ecn-max",	   "tcp-tc-priority", "ll-queue-limit",
-			"ll-ecn-min",	"ll-ecn-max",	   "ll-tc-priority", "ll-priority",
-			"ll-mark",	"queued-limit"};
-		if (std::find(std::begin(keywords), std::end(keywords), kw) == std::end(keywords))
-			unexpected("set", kw);
+	static const std::vector<Keyword> keywords = {
+		{"port"},	 {"dests"},	  {"pull-rate"},       {"headroom"},
+		{"mode"},	 {"window"},	  {"queue-limit"},     {"idle-timeout"},
+		{"tcp-ecn-min"}, {"tcp-ecn-max"}, {"tcp-tc-priority"}, {"ll-queue-limit"},
+		{"ll-ecn-min"},	 {"ll-ecn-max"},  {"ll-tc-priority"},  {"ll-priority"},
+		{"ll-mark"},	 {"queued-limit"},  {"help"}};
+
+	for (size_t first = i; i < args.size(); i += 2) {
+		std::optional<std::string> name = match_keyword("set", args[i], keywords);
+		if (name == "help" && i == first) {
+			req.command = Command::Help;
+			return;
+		}
+		if (!name || name == "help")
+			unexpected("set", args[i]);
+		const std::string &kw = *name;
 		if (!seen.insert(kw).second)
 			throw UsageError("set: " + quote(kw) + " given twice");
 		if (i + 1 >= args.size())
@@ -177,12 +181,14 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 		} else if (kw == "dests") {
 			c.dests = parse_dests(v);
 		} else if (kw == "pull-rate") {
-			c.pull_rate_mbit = v == "auto" ? 0 : parse_number(kw, v, 0, UINT32_MAX, "mbit");
+			c.pull_rate_mbit = v == "auto" ? 0 : parse_rate_mbit("set", kw, v);
 		} else if (kw == "headroom") {
 			c.headroom = static_cast<uint8_t>(
 				parse_number(kw, v, 0, Limits::kHeadroomMax, "%"));
 		} else if (kw == "mode") {
-			c.mode = mode_from_name(v);
+			std::optional<std::string> m =
+				match_keyword("set: mode", v, {{"rts"}, {"burst"}});
+			c.mode = mode_from_name(m ? *m : v);
 			if (!c.mode)
 				throw UsageError("set: mode: " + quote(v) + " is not rts or burst");
 		} else if (kw == "window") {
@@ -221,8 +227,16 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 }
 
 // One option word; "-js" style clusters of short options are accepted.
-void parse_option(Request &req, const std::string &w)
+// Returns the word with a long option's name completed.
+std::string parse_option(Request &req, const std::string &word)
 {
+	static const std::vector<Keyword> long_options = {
+		{"--json"}, {"--stats"}, {"--pretty"}, {"--help"}, {"--version"}, {"--netns"}};
+	std::optional<std::string> name;
+
+	if (word.size() > 2 && word[0] == '-' && word[1] == '-')
+		name = match_keyword("", word, long_options);
+	const std::string &w = name ? *name : word;
 	if (w == "--json") {
 		req.json = true;
 	} else if (w == "--stats") {
@@ -233,6 +247,8 @@ void parse_option(Request &req, const std::string &w)
 		req.command = Command::Help;
 	} else if (w == "--version") {
 		req.command = Command::Version;
+	} else if (w == "--netns") {
+		// Its value is the next word (parse_args).
 	} else if (w.size() >= 2 && w[0] == '-' && w[1] != '-') {
 		for (size_t k = 1; k < w.size(); k++) {
 			switch (w[k]) {
@@ -251,6 +267,11 @@ void parse_option(Request &req, const std::string &w)
 			case 'V':
 				req.command = Command::Version;
 				break;
+			case 'n':
+				// Its value is the next word (parse_args): last in a cluster.
+				if (k + 1 != w.size())
+					throw UsageError("option '-n' needs a namespace name");
+				break;
 			default:
 				throw UsageError("unknown option " + quote(w.size() == 2
 									? w
@@ -260,6 +281,7 @@ void parse_option(Request &req, const std::string &w)
 	} else {
 		throw UsageError("unknown option " + quote(w));
 	}
+	return w;
 }
 
 } // namespace
@@ -301,7 +323,12 @@ Request parse_args(const std::vector<std::string> &args)
 			i++;
 			break;
 		}
-		parse_option(req, args[i]);
+		std::string opt = parse_option(req, args[i]);
+		if (opt == "--netns" || (opt[1] != '-' && opt.back() == 'n')) {
+			if (++i == args.size() || args[i].empty())
+				throw UsageError("option '-n' needs a namespace name");
+			req.netns = args[i];
+		}
 		// -h and --version win over whatever follows, as in most tools.
 		if (req.command != Command::Show)
 			return req;
@@ -309,124 +336,80 @@ Request parse_args(const std::vector<std::string> &args)
 	if (i == args.size())
 		return req;
 
-	const std::string &cmd = args[i++];
-	if (cmd == "show") {
-		if (i < args.size() && args[i] == "help") {
+	static const std::vector<Keyword> commands = {
+		{"show"},    {"set"},	 {"tunnel"}, {"tunnels", "tunnel"}, {"monitor"},
+		{"policy"},  {"bound"},	 {"save"},   {"restore"},	     {"help"}};
+	static const std::pair<const char *, Topic> topics[] = {
+		{"show", Topic::Show},	     {"set", Topic::Set},	{"tunnel", Topic::Tunnel},
+		{"monitor", Topic::Monitor}, {"policy", Topic::Policy}, {"bound", Topic::Bound},
+		{"save", Topic::Save},	     {"restore", Topic::Restore}};
+	std::optional<std::string> name = match_keyword("", args[i], commands, "show");
+	std::string cmd = name ? *name : args[i];
+	Topic topic = Topic::All;
+
+	i++;
+	// "help COMMAND" is "COMMAND help", as in ip.
+	if (cmd == "help" && i < args.size()) {
+		name = match_keyword("help", args[i], commands, "show");
+		if (name && *name != "help") {
 			req.command = Command::Help;
-			return req;
+			cmd = *name;
+			i = args.size();
 		}
-		if (i < args.size())
-			unexpected("show", args[i]);
-	} else if (cmd == "set") {
-		req.command = Command::Set;
-		parse_set(req, args, i);
-	} else if (cmd == "tunnel" || cmd == "tunnels") {
-		parse_tunnel_args(req, args, i);
-	} else if (cmd == "monitor") {
-		parse_monitor_args(req, args, i);
-	} else if (cmd == "policy") {
-		parse_policy_args(req, args, i);
-	} else if (cmd == "bound") {
-		parse_bound_args(req, args, i);
-	} else if (cmd == "help") {
-		req.command = Command::Help;
-	} else {
-		throw UsageError("unknown command " + quote(cmd));
 	}
+	for (const auto &t : topics)
+		if (cmd == t.first)
+			topic = t.second;
+	if (req.command == Command::Help) {
+		req.help_topic = topic;
+		return req;
+	}
+	try {
+		if (cmd == "show") {
+			if (i < args.size() && is_prefix_of(args[i], "help"))
+				req.command = Command::Help;
+			else if (i < args.size())
+				unexpected("show", args[i]);
+		} else if (cmd == "set") {
+			req.command = Command::Set;
+			parse_set(req, args, i);
+		} else if (cmd == "tunnel") {
+			parse_tunnel_args(req, args, i);
+		} else if (cmd == "monitor") {
+			parse_monitor_args(req, args, i);
+		} else if (cmd == "policy") {
+			parse_policy_args(req, args, i);
+		} else if (cmd == "bound") {
+			parse_bound_args(req, args, i);
+		} else if (cmd == "save") {
+			req.command = Command::Save;
+			if (i < args.size() && is_prefix_of(args[i], "help"))
+				req.command = Command::Help;
+			else if (i < args.size())
+				unexpected("save", args[i]);
+		} else if (cmd == "restore") {
+			req.command = Command::Restore;
+			if (i < args.size() && args[i] == "help")
+				req.command = Command::Help;
+			else if (i >= args.size())
+				throw UsageError("restore: which file? (restore FILE, - for standard "
+						 "input)");
+			else if (i + 1 < args.size())
+				unexpected("restore", args[i + 1]);
+			else
+				req.file = args[i];
+		} else if (cmd == "help") {
+			req.command = Command::Help;
+		} else {
+			throw UsageError("unknown command " + quote(cmd));
+		}
+	} catch (UsageError &e) {
+		e.set_topic(topic);
+		throw;
+	}
+	if (req.command == Command::Help)
+		req.help_topic = topic;
 	return req;
-}
-
-const char *short_usage()
-{
-	return "Usage: eqdsctl [-j|--json] [-p|--pretty] [-s|--stats] [show]\n"
-	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
-	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
-	       "                   [idle-timeout MS] [queued-limit KB|none]\n"
-	       "                   [tcp-ecn-min N|auto] [tcp-ecn-max N|auto] [tcp-tc-priority PRIO]\n"
-	       "                   [ll-queue-limit N] [ll-ecn-min N|auto] [ll-ecn-max N|auto]\n"
-	       "                   [ll-tc-priority PRIO] [ll-priority PRIO|none]\n"
-	       "                   [ll-mark MARK[/MASK]|none]\n"
-	       "       eqdsctl [-j|-p] [-s] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
-	       "       eqdsctl [-j] monitor [tunnels]\n"
-	       "       eqdsctl [-j|-p] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
-	       "                              | del PREFIX | flush]\n"
-	       "       eqdsctl bound NETNS [pull-rate MBIT] [max-weight N] [min-prio P] | none\n"
-	       "       eqdsctl help | -h | --help | -V | --version\n";
-}
-
-const char *help_text()
-{
-	return "Usage: eqdsctl [OPTIONS] [show]\n"
-	       "       eqdsctl set [port N] [dests PREFIX[,PREFIX...]|none] [pull-rate MBIT|auto]\n"
-	       "                   [headroom PCT] [mode rts|burst] [window N] [queue-limit N]\n"
-	       "                   [idle-timeout MS] [queued-limit KB|none]\n"
-	       "                   [tcp-ecn-min N|auto] [tcp-ecn-max N|auto] [tcp-tc-priority PRIO]\n"
-	       "                   [ll-queue-limit N] [ll-ecn-min N|auto] [ll-ecn-max N|auto]\n"
-	       "                   [ll-tc-priority PRIO] [ll-priority PRIO|none]\n"
-	       "                   [ll-mark MARK[/MASK]|none]\n"
-	       "       eqdsctl [OPTIONS] tunnel [list [tx|rx] | show PEER [tx|rx]]\n"
-	       "       eqdsctl [-j] monitor [tunnels]\n"
-	       "       eqdsctl [OPTIONS] policy [show | add PREFIX [weight N] [prio P] [rate MBIT]\n"
-	       "                                | del PREFIX | flush]\n"
-	       "       eqdsctl bound NETNS [pull-rate MBIT] [max-weight N] [min-prio P] | none\n"
-	       "       eqdsctl help | -h | --help | -V | --version\n"
-	       "\n"
-	       "Configure the EQDS (Edge-Queued Datagram Service) instance of the current\n"
-	       "network namespace through the 'eqds' generic netlink family.\n"
-	       "\n"
-	       "Options (before the command):\n"
-	       "  -j, --json     show: print one JSON object (counters always included)\n"
-	       "  -p, --pretty   indent the JSON output (implies -j)\n"
-	       "  -s, --stats    show: print the counters too\n"
-	       "  -h, --help     print this help and exit\n"
-	       "  -V, --version  print eqdsctl's version and exit\n"
-	       "\n"
-	       "set (needs CAP_NET_ADMIN; only the given settings change):\n"
-	       "  port N                UDP port, 1..65535\n"
-	       "  dests LIST|none       comma-separated IPv4/IPv6 prefixes (ADDR[/LEN], host bits\n"
-	       "                        cleared), at most 64; replaces the whole list\n"
-	       "  pull-rate MBIT|auto   receiver pull rate in Mbit/s; auto (or 0) = link speed\n"
-	       "  headroom PCT          with pull-rate auto: percent of the link not pulled, 0..50\n"
-	       "  mode rts|burst        start tunnels with a request-to-send or a window burst\n"
-	       "  window N              credit window, packets, 1..65535\n"
-	       "  queue-limit N         per-destination queue, packets, 1..65535\n"
-	       "  idle-timeout MS       tunnel idle timeout, ms, 100..3600000\n"
-	       "  queued-limit KB|none  KiB queued in all tunnels together (tail drop), 0..4194304\n"
-	       "sending EQIF classes: tcp (TCP-compatible, the default) and ll (low latency,\n"
-	       "served first); queue-limit above is the tcp class's:\n"
-	       "  tcp-ecn-min N|auto    CE marks from this queue length on (auto: half the limit)\n"
-	       "  tcp-ecn-max N|auto    ... certainly from this one (auto: = min, a step)\n"
-	       "  tcp-tc-priority PRIO  skb->priority of its encapsulated packets (N or MAJ:MIN)\n"
-	       "  ll-queue-limit N      low-latency queue per destination, packets, 1..65535\n"
-	       "  ll-ecn-min, ll-ecn-max, ll-tc-priority  as for tcp\n"
-	       "  ll-priority PRIO|none packets of this skb->priority go to ll (SO_PRIORITY)\n"
-	       "  ll-mark MARK[/MASK]|none  packets with this fwmark go to ll\n"
-	       "\n"
-	       "tunnel (no privilege needed):\n"
-	       "  list [tx|rx]          every tunnel: sending (tx) and receiving (rx) sides\n"
-	       "  show PEER [tx|rx]     the tunnels to and from one peer address\n"
-	       "                        (-s adds per-tunnel counters; -j prints a JSON array)\n"
-	       "monitor [tunnels]       print tunnel events (new, del, restart) and policy\n"
-	       "                        changes until killed\n"
-	       "\n"
-	       "policy: how this receiver shares its pulls among senders (writes need\n"
-	       "CAP_NET_ADMIN). A sender takes the rule of the longest prefix holding it;\n"
-	       "without one: weight 1, prio 1, no cap.\n"
-	       "  show                  the rules, and the host's bound if there is one\n"
-	       "  add PREFIX [weight N] [prio P] [rate MBIT]\n"
-	       "                        add or replace PREFIX's rule: weight 1..100 (share\n"
-	       "                        among its level), prio 0..3 (strict, 0 the highest;\n"
-	       "                        default 1), rate: cap per sender, Mbit/s (none)\n"
-	       "  del PREFIX            remove PREFIX's rule\n"
-	       "  flush                 remove every rule\n"
-	       "bound NETNS ... (root of the initial namespace only): what namespace NETNS\n"
-	       "(a name in /run/netns or a path such as /proc/PID/ns/net) may pull and give:\n"
-	       "  pull-rate MBIT        its receiver pulls at most this fast\n"
-	       "  max-weight N          its rules' weights are capped at N\n"
-	       "  min-prio P            its rules' levels are P or lower (higher numbers)\n"
-	       "  none                  remove the bound\n"
-	       "\n"
-	       "Exit status: 0 on success, 1 on any error.  See eqdsctl(8).\n";
 }
 
 } // namespace eqdsctl

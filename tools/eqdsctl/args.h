@@ -15,7 +15,12 @@
 
 namespace eqdsctl {
 
-enum class Command { Show, Set, Help, Version, TunnelList, TunnelShow, Monitor, Policy, Bound };
+enum class Command {
+	Show, Set, Help, Version, TunnelList, TunnelShow, Monitor, Policy, Bound, Save, Restore
+};
+
+// What a help text or a usage is about: everything, or one command.
+enum class Topic { All, Show, Set, Tunnel, Monitor, Policy, Bound, Save, Restore };
 
 struct Request {
 	Command command = Command::Show;	// no command word: show
@@ -26,13 +31,21 @@ struct Request {
 	std::optional<Prefix> peer;		// tunnel show: the peer (a host)
 	uint8_t dir = 0;			// tunnel: one side only (EQDS_TUNNEL_DIR_*)
 	PolicyRequest policy;			// policy, bound
+	Topic help_topic = Topic::All;		// help: about what
+	std::string netns;			// -n: run in this namespace
+	std::string file;			// restore: the file ("-": stdin)
 };
 
 // A bad command line. what() is the message without the "eqdsctl: " prefix;
-// the caller prints it and the short usage, and exits 1.
+// the caller prints it and usage(topic()), and exits 1.
 class UsageError : public std::runtime_error {
 public:
 	using std::runtime_error::runtime_error;
+	Topic topic() const { return topic_; }
+	void set_topic(Topic t) { topic_ = t; }
+
+private:
+	Topic topic_ = Topic::All;
 };
 
 // Ranges from uapi/linux/eqds.h, checked before anything is sent.
@@ -64,10 +77,12 @@ void parse_monitor_args(Request &req, const std::vector<std::string> &args, size
 void parse_policy_args(Request &req, const std::vector<std::string> &args, size_t i);
 void parse_bound_args(Request &req, const std::vector<std::string> &args, size_t i);
 
-// The one-screen synopsis printed after a usage error (ends with a newline).
-const char *short_usage();
-// The full help text of "eqdsctl help" (ends with a newline).
-const char *help_text();
+// What a usage error prints after its message: the synopsis of the command
+// (Topic::All: the list of commands). Ends with a newline.
+std::string usage(Topic t);
+// "eqdsctl help" (Topic::All), "eqdsctl COMMAND help": the synopsis and the
+// keywords explained. Ends with a newline (help.cc).
+std::string help_text(Topic t = Topic::All);
 
 } // namespace eqdsctl
 

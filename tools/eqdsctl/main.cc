@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // eqdsctl: show and change the eqds instance of the current network namespace.
-// Exit status: 0 on success, 1 on any error (usage, netlink, kernel).
+// Exit status (exit_status.h): 0 on success, 1 for a bad command line, 2
+// for an error from the kernel.
 #include "args.h"
+#include "exit_status.h"
 #include "instance.h"
 #include "netlink.h"
+#include "netns.h"
 #include "output.h"
 #include "policy_cmd.h"
+#include "saveconf_cmd.h"
 #include "tunnel_cmd.h"
 
 #include <linux/eqds.h>
@@ -23,9 +27,6 @@
 namespace eqdsctl {
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitError = 1;
-
 const char *command_name(Command c)
 {
 	switch (c) {
@@ -41,6 +42,10 @@ const char *command_name(Command c)
 		return "policy";
 	case Command::Bound:
 		return "bound";
+	case Command::Save:
+		return "save";
+	case Command::Restore:
+		return "restore";
 	default:
 		return "show";
 	}
@@ -83,7 +88,7 @@ int run(const Request &req)
 	try {
 		switch (req.command) {
 		case Command::Help:
-			std::cout << help_text();
+			std::cout << help_text(req.help_topic);
 			return kExitOk;
 		case Command::Version:
 			std::cout << "eqdsctl " EQDSCTL_VERSION " (generic netlink family '"
@@ -95,19 +100,26 @@ int run(const Request &req)
 			return show(req);
 		case Command::TunnelList:
 		case Command::TunnelShow:
-			return tunnel_cmd(req, std::cout) ? kExitOk : kExitError;
+			return tunnel_cmd(req, std::cout) ? kExitOk : kExitKernel;
 		case Command::Monitor:
-			return monitor_cmd(req, std::cout) ? kExitOk : kExitError;
+			return monitor_cmd(req, std::cout) ? kExitOk : kExitKernel;
 		case Command::Policy:
 			policy_cmd(req, std::cout);
 			return kExitOk;
 		case Command::Bound:
 			bound_cmd(req);
 			return kExitOk;
+		case Command::Save:
+			save_cmd(std::cout);
+			return kExitOk;
+		case Command::Restore:
+			restore_cmd(req.file);
+			return kExitOk;
 		}
 	} catch (const FamilyNotFound &e) {
 		std::cerr << "eqdsctl: eqds module not loaded (generic netlink family '"
 			  << e.family() << "' not found)\n";
+		return exit_status(e);
 	} catch (const KernelError &e) {
 		// A refusal that says why (an extack) is clearer than the guess.
 		if (e.error() == EPERM && e.extack().empty())
@@ -115,10 +127,12 @@ int run(const Request &req)
 				     "(are you root in this network namespace?)\n";
 		else
 			std::cerr << "eqdsctl: " << cmd << ": " << e.what() << "\n";
+		return exit_status(e);
 	} catch (const std::exception &e) {
 		std::cerr << "eqdsctl: " << cmd << ": " << e.what() << "\n";
+		return exit_status(e);
 	}
-	return kExitError;
+	return kExitKernel;
 }
 
 } // namespace
@@ -132,15 +146,27 @@ int main(int argc, char **argv)
 	try {
 		req = parse_args(std::vector<std::string>(argv + (argc > 0 ? 1 : 0), argv + argc));
 	} catch (const UsageError &e) {
-		std::cerr << "eqdsctl: " << e.what() << "\n" << short_usage();
-		return kExitError;
+		std::cerr << "eqdsctl: " << e.what() << "\n" << usage(e.topic());
+		return kExitUsage;
+	}
+
+	// Before any socket: a netlink socket belongs to the namespace it was
+	// opened in.
+	if (!req.netns.empty() && req.command != Command::Help &&
+	    req.command != Command::Version) {
+		try {
+			enter_netns(req.netns);
+		} catch (const std::exception &e) {
+			std::cerr << "eqdsctl: " << e.what() << "\n";
+			return exit_status(e);
+		}
 	}
 
 	int rc = run(req);
 	std::cout.flush();
 	if (!std::cout) {
 		std::cerr << "eqdsctl: cannot write the output\n";
-		return kExitError;
+		return kExitUsage;
 	}
 	return rc;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "output.h"
+#include "rate.h"
 
 #include "json.h"
 
@@ -189,7 +190,7 @@ void print_text(std::ostream &out, const Instance &inst, bool stats)
 	if (c.mode)
 		item("mode " + mode_string(*c.mode));
 	if (c.pull_rate_mbit)
-		item("pull-rate " + (*c.pull_rate_mbit ? std::to_string(*c.pull_rate_mbit) + "mbit"
+		item("pull-rate " + (*c.pull_rate_mbit ? format_rate_mbit(*c.pull_rate_mbit)
 						       : std::string("auto")));
 	if (c.headroom)
 		item("headroom " + std::to_string(*c.headroom) + "%");

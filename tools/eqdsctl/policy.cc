@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // Policy and bound attributes (policy.h).
 #include "policy.h"
+#include "exit_status.h"
 #include "instance.h"
 #include "json.h"
 #include "nlattr_util.h"
+#include "rate.h"
 
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -99,11 +101,6 @@ void check(int err)
 		throw std::length_error("netlink message too small for the policy");
 }
 
-std::string rate_text(uint32_t mbit)
-{
-	return std::to_string(mbit) + "Mbit";
-}
-
 } // namespace
 
 Policy parse_policy_attrs(const void *attrs, size_t len)
@@ -175,6 +172,22 @@ bool policy_add(std::vector<PolicyRule> &rules, const PolicyRule &rule)
 	return true;
 }
 
+bool policy_apply(std::vector<PolicyRule> &rules, PolicyRequest::Op op, const PolicyRule &rule)
+{
+	bool exists = std::any_of(rules.begin(), rules.end(),
+				  [&](const PolicyRule &r) { return r.prefix == rule.prefix; });
+
+	if (exists && op == PolicyRequest::Op::Add)
+		throw StateError("a rule for " + format_prefix(rule.prefix) +
+				 " exists (File exists): 'policy replace' or 'policy change' "
+				 "updates it");
+	if (!exists && op == PolicyRequest::Op::Change)
+		throw StateError("no rule for " + format_prefix(rule.prefix) +
+				 " (No such file or directory): 'policy add' or 'policy replace' "
+				 "creates it");
+	return policy_add(rules, rule);
+}
+
 bool policy_del(std::vector<PolicyRule> &rules, const Prefix &prefix)
 {
 	auto it = std::find_if(rules.begin(), rules.end(),
@@ -195,14 +208,14 @@ void print_policy_text(std::ostream &out, const Policy &p)
 		out << format_prefix(r.prefix) << " weight " << r.weight << " prio "
 		    << int(r.prio);
 		if (r.rate_mbit)
-			out << " rate " << rate_text(r.rate_mbit);
+			out << " rate " << format_rate_mbit(r.rate_mbit);
 		out << "\n";
 	}
 	if (p.bound.empty())
 		return;
 	out << "bound:";
 	if (p.bound.pull_rate_mbit)
-		out << " pull-rate " << rate_text(p.bound.pull_rate_mbit);
+		out << " pull-rate " << format_rate_mbit(p.bound.pull_rate_mbit);
 	if (p.bound.max_weight)
 		out << " max-weight " << p.bound.max_weight;
 	if (p.bound.min_prio)

@@ -43,8 +43,8 @@ struct Policy {
 
 // What "policy ..." and "bound ..." on the command line asked for.
 struct PolicyRequest {
-	enum class Op { Show, Add, Del, Flush } op = Op::Show;
-	PolicyRule rule;			// add: the rule; del: its prefix
+	enum class Op { Show, Add, Change, Replace, Del, Flush } op = Op::Show;
+	PolicyRule rule;			// add...: the rule; del: its prefix
 	std::string netns;			// bound: a name in /run/netns or a path
 	Bound bound;				// bound: the new bound
 };
@@ -60,6 +60,11 @@ void put_bound_attr(nl_msg *msg, const Bound &bound);
 // Adds rule, replacing the rule of the same prefix; false if that rule was
 // the same already.
 bool policy_add(std::vector<PolicyRule> &rules, const PolicyRule &rule);
+// add (Op::Add: fails if PREFIX has a rule), change (Op::Change: fails if
+// it has none) or replace (Op::Replace: either) rule in rules, as ip's
+// add/change/replace. False if the rule was there already, the same. Throws
+// StateError (exit 2, as the kernel's EEXIST or ENOENT would be).
+bool policy_apply(std::vector<PolicyRule> &rules, PolicyRequest::Op op, const PolicyRule &rule);
 // Removes the rule of prefix; false if there is none.
 bool policy_del(std::vector<PolicyRule> &rules, const Prefix &prefix);
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // "policy" and "bound" commands (policy_cmd.h).
 #include "policy_cmd.h"
+#include "exit_status.h"
+#include "instance.h"
 #include "netlink.h"
+#include "netns.h"
 #include "policy.h"
 
 #include <linux/eqds.h>
@@ -28,7 +31,7 @@ Policy get_policy(Socket &sock)
 	size_t hdr = NLMSG_HDRLEN + GENL_HDRLEN;
 
 	if (replies.empty() || replies.front().size() < hdr)
-		throw std::runtime_error("no instance in the answer");
+		throw ReplyError("no instance in the answer");
 	const Reply &r = replies.front();
 	return parse_policy_attrs(r.data() + hdr, r.size() - hdr);
 }
@@ -41,15 +44,15 @@ void set_policy(Socket &sock, const std::vector<PolicyRule> &rules)
 	sock.transact(msg);
 }
 
-// An open descriptor of the namespace: a name under /run/netns (as ip netns
-// names them) or a path such as /proc/PID/ns/net.
+// An open descriptor of the namespace: a name under /var/run/netns (as ip
+// netns names them) or a path such as /proc/PID/ns/net.
 int open_netns(const std::string &netns)
 {
-	std::string path = netns.find('/') == std::string::npos ? "/run/netns/" + netns : netns;
+	std::string path = netns_path(netns);
 	int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		throw std::runtime_error("cannot open network namespace " + path + ": " +
+		throw ArgumentError("cannot open network namespace " + path + ": " +
 					 std::strerror(errno));
 	return fd;
 }
@@ -73,14 +76,16 @@ void policy_cmd(const Request &req, std::ostream &out)
 	case PolicyRequest::Op::Flush:
 		set_policy(sock, {});
 		return;
-	case PolicyRequest::Op::Add: {
+	case PolicyRequest::Op::Add:
+	case PolicyRequest::Op::Change:
+	case PolicyRequest::Op::Replace: {
 		// Read, change, write the whole list: the kernel replaces it as
 		// one, so a reader never sees half of a change.
 		Policy pol = get_policy(sock);
-		if (!policy_add(pol.rules, p.rule))
+		if (!policy_apply(pol.rules, p.op, p.rule))
 			return;
 		if (pol.rules.size() > EQDS_MAX_POLICIES)
-			throw std::runtime_error("too many rules (at most " +
+			throw StateError("too many rules (at most " +
 						 std::to_string(EQDS_MAX_POLICIES) + ")");
 		set_policy(sock, pol.rules);
 		return;
@@ -88,7 +93,7 @@ void policy_cmd(const Request &req, std::ostream &out)
 	case PolicyRequest::Op::Del: {
 		Policy pol = get_policy(sock);
 		if (!policy_del(pol.rules, p.rule.prefix))
-			throw std::runtime_error("no rule for " + format_prefix(p.rule.prefix));
+			throw StateError("no rule for " + format_prefix(p.rule.prefix));
 		set_policy(sock, pol.rules);
 		return;
 	}

@@ -10,8 +10,8 @@
 
 namespace eqdsctl {
 
-// Both throw what Socket throws, and std::runtime_error for a namespace
-// that cannot be opened or a rule that does not exist.
+// Both throw what Socket throws, ArgumentError for a namespace that cannot
+// be opened and StateError for a rule that does not exist (exit_status.h).
 void policy_cmd(const Request &req, std::ostream &out);
 void bound_cmd(const Request &req);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // Command lines of "tunnel" and "monitor" (args.h).
 #include "args.h"
+#include "keyword.h"
 #include "tunnel.h"
 
 #include <linux/eqds.h>
@@ -14,8 +15,8 @@ uint8_t parse_dir(const std::string &cmd, const std::vector<std::string> &args, 
 {
 	if (i >= args.size())
 		return 0;
-	uint8_t dir = args[i] == "tx" ? EQDS_TUNNEL_DIR_TX
-		      : args[i] == "rx" ? EQDS_TUNNEL_DIR_RX : 0;
+	std::optional<std::string> name = match_keyword(cmd, args[i], {{"tx"}, {"rx"}});
+	uint8_t dir = name == "tx" ? EQDS_TUNNEL_DIR_TX : name == "rx" ? EQDS_TUNNEL_DIR_RX : 0;
 	if (!dir)
 		throw UsageError(cmd + ": " + quote(args[i]) + " is not tx or rx");
 	if (i + 1 < args.size())
@@ -27,11 +28,18 @@ uint8_t parse_dir(const std::string &cmd, const std::vector<std::string> &args, 
 
 void parse_tunnel_args(Request &req, const std::vector<std::string> &args, size_t i)
 {
-	std::string sub = i < args.size() ? args[i++] : "list";
+	std::string sub = "list";
+
+	if (i < args.size()) {
+		std::optional<std::string> name = match_keyword(
+			"tunnel", args[i], {{"list"}, {"ls", "list"}, {"show"}, {"help"}});
+		sub = name ? *name : args[i];
+		i++;
+	}
 
 	if (sub == "help") {
 		req.command = Command::Help;
-	} else if (sub == "list" || sub == "ls") {
+	} else if (sub == "list") {
 		req.command = Command::TunnelList;
 		req.dir = parse_dir("tunnel list", args, i);
 	} else if (sub == "show") {
@@ -52,11 +60,12 @@ void parse_tunnel_args(Request &req, const std::vector<std::string> &args, size_
 void parse_monitor_args(Request &req, const std::vector<std::string> &args, size_t i)
 {
 	req.command = Command::Monitor;
-	if (i < args.size() && args[i] == "help") {
+	if (i < args.size() && is_prefix_of(args[i], "help")) {
 		req.command = Command::Help;
 		return;
 	}
-	if (i < args.size() && (args[i] == "tunnels" || args[i] == "all"))
+	if (i < args.size() &&
+	    match_keyword("monitor", args[i], {{"tunnels"}, {"all", "tunnels"}}))
 		i++;
 	if (i < args.size())
 		throw UsageError("monitor: unexpected argument " + quote(args[i]) +

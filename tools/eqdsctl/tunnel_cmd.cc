@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "tunnel_cmd.h"
 
+#include "exit_status.h"
+
 #include "instance.h"
 #include "json.h"
 #include "netlink.h"
@@ -25,7 +27,7 @@ namespace {
 	std::string side = req.dir == EQDS_TUNNEL_DIR_TX   ? "sending tunnel to "
 			   : req.dir == EQDS_TUNNEL_DIR_RX ? "receiving tunnel from "
 							   : "tunnel to or from ";
-	throw std::runtime_error("no " + side + format_addr(*req.peer) +
+	throw StateError("no " + side + format_addr(*req.peer) +
 				 " (tunnels exist only while traffic flows; see 'eqdsctl tunnel list')");
 }
 

@@ -50,6 +50,26 @@ expect 1 '' "^eqdsctl: tunnel show: '10\.0\.0\.0/8' is a prefix; a peer is one a
 expect 1 '' "^eqdsctl: tunnel list: 'both' is not tx or rx\$" tunnel list both
 expect 1 '' "^eqdsctl: tunnel: unknown subcommand 'add' \(list or show\)\$" tunnel add
 expect 1 '' "^eqdsctl: monitor: unexpected argument 'x'" monitor x
+# ip -n's words for a namespace that does not exist; exit 1 (ip exits 255).
+expect 1 '' '^eqdsctl: Cannot open network namespace "eqdsctl-no-such-ns": No such file or directory$' \
+	-n eqdsctl-no-such-ns show
+expect 1 '' "^eqdsctl: option '-n' needs a namespace name" -n
+
+# A subcommand's help and usage errors print that subcommand's usage only.
+# lacks FILE PATTERN: FILE has no line matching PATTERN
+lacks() {
+	if grep -qE -- "$2" "$tmp/$1"; then
+		echo "FAIL: $1 of the last command has '$2'"
+		fail=1
+	fi
+}
+expect 0 '^Usage: eqdsctl \[-j\|-p\] policy ' '' policy help
+lacks out 'eqdsctl set|tunnel list'
+expect 0 '^Usage: eqdsctl \[-j\|-p\] policy ' '' help pol
+expect 1 '' '^Usage: eqdsctl \[-j\|-p\] policy ' policy add
+lacks err 'eqdsctl set|tunnel list'
+expect 1 '' '^Usage: eqdsctl set ' set bogus 1
+lacks err 'policy'
 
 # Output errors are reported, not ignored.
 if [ -w /dev/full ]; then
@@ -86,8 +106,13 @@ assert all(isinstance(d[k], int) for k in keys[1:7] if k != "mode"), d
 			{ echo "FAIL: eqdsctl -j -p show"; fail=1; }
 	fi
 else
-	expect 1 '' "^eqdsctl: eqds module not loaded \(generic netlink family 'eqds' not found\)\$" show
-	expect 1 '' "^eqdsctl: eqds module not loaded" -j
-	expect 1 '' "^eqdsctl: eqds module not loaded" set window 10
+	# Exit 2: an error from the kernel's side, not the command line's.
+	expect 2 '' "^eqdsctl: eqds module not loaded \(generic netlink family 'eqds' not found\)\$" show
+	expect 2 '' "^eqdsctl: eqds module not loaded" -j
+	expect 2 '' "^eqdsctl: eqds module not loaded" set window 10
+	expect 2 '' "^eqdsctl: eqds module not loaded" policy del 10.0.0.0/8
+	# -n with a path: entered (root), or refused by the kernel (not root).
+	expect 2 '' "^eqdsctl: (eqds module not loaded|setting the network namespace)" \
+		-n /proc/self/ns/net show
 fi
 exit $fail

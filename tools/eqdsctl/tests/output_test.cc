@@ -61,7 +61,7 @@ TEST(Text, WithStats)
 	i.config.dests = std::vector<Prefix>{};
 	EXPECT_EQ(text(i, true),
 		  "eqds: version 0.1.0\n"
-		  "  port 6666  mode burst  pull-rate 25000mbit  headroom 5%\n"
+		  "  port 6666  mode burst  pull-rate 25Gbit  headroom 5%\n"
 		  "  window 150  queue-limit 100  idle-timeout 10000ms\n"
 		  "  dests none\n"
 		  "  tx: packets 0  bytes 1  drops 8  ctrl 12\n"
