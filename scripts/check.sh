@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole test suite (`make check`): build, unit tests, fuzzers, static
 # checks, DKMS, then the selftests in one VM boot per test kernel named by
-# EQDS_VM_KERNELS (default 6.1; 6.12 too on request), then, with
+# EQDS_VM_KERNELS (default both, 6.1 and 6.12), then, with
 # EQDS_DEBUG_KERNEL=1, the tests of locking and lifetimes on the debug kernel
 # (scripts/debug-kernel.sh, built once and cached outside the checkout; on
 # request only: some of those tests' checks do not hold yet at its speed,
 # Documentation/testing.rst). Every
 # stage runs even when an earlier one fails; the exit status is non-zero if
 # any failed. The last line counts every test that ran. EQDS_VM_KERNELS
-# takes ABI names or series (EQDS_VM_KERNELS="6.1 6.12").
+# takes ABI names or series (EQDS_VM_KERNELS=6.1).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -152,9 +152,8 @@ vm_suite() {
 }
 
 for k in $kvers; do
-	# 6.12's VM run is on request until its first run is seen
-	# (EQDS_VM_KERNELS="6.1 6.12"); both kernels' modules are always built.
-	vm_kernels=${EQDS_VM_KERNELS:-6.1}
+	# Both kernels by default; EQDS_VM_KERNELS=6.1 runs one.
+	vm_kernels=${EQDS_VM_KERNELS:-6.1 6.12}
 	if [ -n "$vm_kernels" ]; then
 		want=0
 		for w in $vm_kernels; do

@@ -178,7 +178,11 @@ ip -n h2 tuntap add dev spoof0 mode tun
 ip -n h2 link set spoof0 up
 ip netns exec h2 sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
 	net.ipv4.conf.spoof0.rp_filter=0
-if echo 'p:eqds_local/speed __ethtool_get_link_ksettings dev=+0(%di):string' \
+# Where struct net_device keeps its name: at its start before 6.8, not since.
+name_off=$(bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2> /dev/null |
+	awk '/STRUCT .net_device. size/ { f = 1; next } f && /^\[/ { exit }
+	     f && /\047name\047/ { sub(/.*bits_offset=/, ""); print $1 / 8; exit }')
+if echo "p:eqds_local/speed __ethtool_get_link_ksettings dev=+${name_off:-0}(%di):string" \
 	>> $TRACING/kprobe_events 2> /dev/null; then
 	echo > $TRACING/trace
 	echo 1 > $TRACING/events/eqds_local/speed/enable
