@@ -38,7 +38,7 @@ static inline void eqds_tp_store_peer(u8 *dst, const struct eqds_addr *p)
 	memcpy(dst, &a, sizeof(a));
 }
 
-/* A drop's peer: :: when the packet had none (an outgoing one). */
+/* A drop's peer, or :: when it is not known. */
 static inline void eqds_tp_store_peer_or_any(u8 *dst, const struct eqds_addr *p)
 {
 	if (p)
@@ -179,8 +179,8 @@ TRACE_EVENT(eqds_reorder_release,
 /*
  * A packet dropped, by the counter that counted it (drop_<reason>). Fired
  * where that counter is incremented, so the two match one for one. peer is
- * the received packet's outer source, or :: for a packet that was going out
- * or never had one.
+ * the received packet's outer source, or :: for a packet going out or one
+ * dropped at delivery, after decapsulation.
  */
 TRACE_EVENT(eqds_drop,
 	    TP_PROTO(u32 netns, int reason, const struct eqds_addr *peer),

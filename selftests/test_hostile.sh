@@ -93,9 +93,11 @@ echo "barrage: $exp"
 sleep 1
 a2=$(counters h2) a1=$(counters h1)
 echo 0 > $drop_ev/enable
-legit_window=$(grep " eqds_drop: netns=$h2ns reason=window peer=" $TRACING/trace |
-	grep -c -v "peer=::ffff:10\.2\.")
+# The barrage's drops all fall between the snapshots; the trace, a little
+# longer, counts them exactly. The rest of the counter's growth is the
+# transfer's.
 hostile_window=$(grep -c " eqds_drop: netns=$h2ns reason=window peer=::ffff:10\.2\." $TRACING/trace)
+legit_window=$(($(delta "$b2" "$a2" drop_window) - hostile_window))
 echo > $TRACING/trace
 touch $stop
 wait $xpid
@@ -121,8 +123,9 @@ done
 want=$(json_get "$exp" "j['expect'].get('drop_window', 0)")
 expect_eq "h2 drop_window: the spoofed peers' packets out of the window, exactly ($want)" \
 	"$want" "$hostile_window"
-expect_eq "h2 drop_window counts them and the transfer's own ($legit_window)" \
-	"$((want + legit_window))" "$(delta "$b2" "$a2" drop_window)"
+[ "$legit_window" -ge 0 ] &&
+	ok "h2 drop_window counts them, and $legit_window of the transfer's own" ||
+	fail "h2 drop_window counts them" "the trace saw $hostile_window, the counter grew by $((hostile_window + legit_window))"
 # SYNs for another epoch: exact, except when a legitimate tunnel between h1
 # and h2 began a new incarnation meanwhile (the reverse one is reaped as
 # half open between transfers). Its first SYNs are then challenged too, and
@@ -254,6 +257,13 @@ paced() {
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')
 	awk -v s="$secs" -v m="$SMB" 'BEGIN{printf "%d\n", m * 8 * 1.048576 / s}' > "$out.rate"
 }
+# Tunnel events, with the test's steps among them (appended, in order),
+# from before the baseline: listening when the attack starts.
+mark() { echo "-- $* $(date +%T.%N)" | tee -a "$out.mon1" >> "$out.mon2"; }
+ip netns exec h1 "$EQDSCTL" monitor >> "$out.mon1" 2>&1 &
+mon1=$!
+ip netns exec h2 "$EQDSCTL" monitor >> "$out.mon2" 2>&1 &
+mon2=$!
 # The baseline runs beside the same flood sent to a port nobody listens on:
 # under emulation the attacker's CPU alone slows the transfer, and only what
 # EQDS does with the SYNs is under test. (Dropped before UDP: no ICMP errors.)
@@ -272,12 +282,6 @@ wait $apid
 ip netns exec h2 nft delete table inet decoy
 c1=$(counters h1) c2=$(counters h2)
 rm -f "$out.stop"
-# Tunnel events, with the test's steps among them (appended, in order).
-mark() { echo "-- $* $(date +%T.%N)" | tee -a "$out.mon1" >> "$out.mon2"; }
-ip netns exec h1 "$EQDSCTL" monitor >> "$out.mon1" 2>&1 &
-mon1=$!
-ip netns exec h2 "$EQDSCTL" monitor >> "$out.mon2" 2>&1 &
-mon2=$!
 mark "attack starts"
 ip netns exec m $HOSTILE syns --dst 10.0.1.2 --src 10.0.1.1 --count 1000000 --pps "$SPPS" \
 	--stop-file "$out.stop" > "$out.a" &
@@ -301,7 +305,7 @@ echo "h2 counters grew by: $(for k in $(awk '{print $1}' <<< "$d2"); do
 echo "h1's tunnel events:"; sed 's/^/  /' "$out.mon1"
 echo "h2's tunnel events:"; sed 's/^/  /' "$out.mon2"
 expect_eq "h2's tunnel from h1 lived through the attack (not created or restarted)" "" \
-	"$(grep -E '^(new|restart) rx 10\.0\.1\.1 ' "$out.mon2")"
+	"$(sed -n '/^-- attack starts/,$p' "$out.mon2" | grep -E '^(new|restart) rx 10\.0\.1\.1 ')"
 echo "forged SYNs: $(cat "$out.a"); h1 -> h2: $base Mbit/s beside the decoy flood," \
 	"$attacked Mbit/s attacked"
 echo "h2: drop_epoch +$(delta "$c2" "$d2" drop_epoch)" \
