@@ -100,7 +100,9 @@ if [ ! -w $DBG/failslab/probability ] || [ ! -w $DBG/fail_page_alloc/probability
 	exit 0
 fi
 text=$(cat /sys/module/eqds/sections/.text)
-size=$(readelf -SW "$EQDS_KO" | awk '$2 == ".text" { print "0x" $6 }')
+# "[ 3] .text PROGBITS addr off size": the name's field depends on the index.
+size=$(readelf -SW "$EQDS_KO" |
+	awk '{ for (i = 1; i < NF; i++) if ($i == ".text") { print "0x" $(i + 4); exit } }')
 if [ -z "$text" ] || [ -z "$size" ]; then
 	fail "eqds.ko's .text" "address '$text' size '$size'"
 	exit 1
