@@ -43,6 +43,7 @@ pkgs=(
 	linux-source-6.12 libelf-dev	# the debug kernel (scripts/debug-kernel.sh)
 	python3-matplotlib	# the plots of `make eval`
 	gnuplot-nox		# the plots of `make sim-eval`
+	groff-base		# the man page rendered (eqdsctl.man, scripts/docs-drift.py)
 )
 
 # A real host with loadable modules also gets headers for the running kernel.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Static checks of the kernel code: a W=1 build with no warnings, sparse
 # (C=2) with no reports, and checkpatch --strict from the kernel source
-# package on every file under kmod/ and uapi/.
+# package on every file under kmod/ and uapi/; and the docs against the
+# code (scripts/docs-drift.py).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=${KDIR:-$("$top/scripts/kdir.sh")}
@@ -42,6 +43,16 @@ if make -C "$top/kmod" KDIR="$kdir" sparse > "$top/build/sparse.log" 2>&1 &&
 else
 	grep -E 'warning:|error:' "$top/build/sparse.log" | head -40
 	echo "static: sparse FAILED"
+	rc=1
+fi
+
+# The docs against the code: eqdsctl's commands, the numbers they quote,
+# README's status (scripts/docs-drift.py).
+if out=$(python3 "$top/scripts/docs-drift.py" "$top" 2>&1); then
+	echo "static: docs drift ok"
+else
+	echo "$out" | head -40
+	echo "static: docs drift FAILED"
 	rc=1
 fi
 exit $rc

@@ -2,8 +2,10 @@
 /*
  * rx.h - the receiving side of one tunnel: in-order release of sprayed
  * packets (the reorder window), duplicate suppression, and what to
- * acknowledge. The glue stores the packets themselves in a ring indexed by
- * eqds_rx_slot(seq); this state says when each may go up the stack.
+ * acknowledge. This state says when each packet may go up the stack; the
+ * packets themselves are the glue's to keep. The glue currently keeps the
+ * held ones in a list sorted by seq (kmod/rx_tunnel.c); slot[] below is
+ * only this state, indexed by eqds_rx_slot(seq).
  *
  * Sequence space around rcv_nxt, EQDS_RX_SLOTS seqs in all:
  *   [rcv_nxt - EQDS_RX_AHEAD, rcv_nxt)  behind: delivered or given up on

@@ -76,7 +76,9 @@ std::vector<Prefix> parse_dests(std::string_view word)
 bool is_global_option(std::string_view w)
 {
 	return w == "-j" || w == "--json" || w == "-s" || w == "--stats" || w == "-p" ||
-	       w == "--pretty" || w == "-h" || w == "--help" || w == "-V" || w == "--version";
+	       w == "--pretty" || w == "-h" || w == "--help" || w == "-V" || w == "--version" ||
+	       w == "-d" || w == "--details" || w == "-force" || w == "--force" || w == "-b" ||
+	       w == "--batch";
 }
 
 [[noreturn]] void unexpected(std::string_view cmd, std::string_view word)
@@ -226,16 +228,21 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 		throw UsageError("set: nothing to set");
 }
 
-// One option word; "-js" style clusters of short options are accepted.
-// Returns the word with a long option's name completed.
+// One option word; "-js" style clusters of short options are accepted, and
+// ip's single-dash spellings of the options it has in long form only
+// (-force, -details, -batch). Returns the word with a long option's name
+// completed ("--netns", "--batch": their value is the next word).
 std::string parse_option(Request &req, const std::string &word)
 {
 	static const std::vector<Keyword> long_options = {
-		{"--json"}, {"--stats"}, {"--pretty"}, {"--help"}, {"--version"}, {"--netns"}};
+		{"--json"},	{"--stats"}, {"--pretty"}, {"--help"},	{"--version"},
+		{"--netns"},	{"--details"}, {"--batch"}, {"--force"}};
 	std::optional<std::string> name;
 
 	if (word.size() > 2 && word[0] == '-' && word[1] == '-')
 		name = match_keyword("", word, long_options);
+	else if (word == "-force" || word == "-details" || word == "-batch")
+		name = "-" + word;
 	const std::string &w = name ? *name : word;
 	if (w == "--json") {
 		req.json = true;
@@ -247,7 +254,11 @@ std::string parse_option(Request &req, const std::string &word)
 		req.command = Command::Help;
 	} else if (w == "--version") {
 		req.command = Command::Version;
-	} else if (w == "--netns") {
+	} else if (w == "--details") {
+		req.details = true;
+	} else if (w == "--force") {
+		req.force = true;
+	} else if (w == "--netns" || w == "--batch") {
 		// Its value is the next word (parse_args).
 	} else if (w.size() >= 2 && w[0] == '-' && w[1] != '-') {
 		for (size_t k = 1; k < w.size(); k++) {
@@ -267,10 +278,18 @@ std::string parse_option(Request &req, const std::string &word)
 			case 'V':
 				req.command = Command::Version;
 				break;
+			case 'd':
+				req.details = true;
+				break;
 			case 'n':
 				// Its value is the next word (parse_args): last in a cluster.
 				if (k + 1 != w.size())
 					throw UsageError("option '-n' needs a namespace name");
+				break;
+			case 'b':
+				if (k + 1 != w.size())
+					throw UsageError("option '-b' needs a file name ('-': standard "
+							 "input)");
 				break;
 			default:
 				throw UsageError("unknown option " + quote(w.size() == 2
@@ -329,9 +348,22 @@ Request parse_args(const std::vector<std::string> &args)
 				throw UsageError("option '-n' needs a namespace name");
 			req.netns = args[i];
 		}
+		if (opt == "--batch" || (opt[1] != '-' && opt.back() == 'b')) {
+			if (++i == args.size() || args[i].empty())
+				throw UsageError("option '-b' needs a file name ('-': standard input)");
+			req.command = Command::Batch;
+			req.file = args[i];
+		}
 		// -h and --version win over whatever follows, as in most tools.
-		if (req.command != Command::Show)
+		if (req.command == Command::Help || req.command == Command::Version)
 			return req;
+	}
+	if (req.command == Command::Batch) {
+		// The rest of the options may follow -b FILE; a command may not.
+		if (i < args.size())
+			throw UsageError("unexpected argument " + quote(args[i]) +
+					 " (with -b, the commands are in the file)");
+		return req;
 	}
 	if (i == args.size())
 		return req;

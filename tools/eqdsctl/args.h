@@ -16,7 +16,8 @@
 namespace eqdsctl {
 
 enum class Command {
-	Show, Set, Help, Version, TunnelList, TunnelShow, Monitor, Policy, Bound, Save, Restore
+	Show, Set, Help, Version, TunnelList, TunnelShow, Monitor, Policy, Bound, Save, Restore,
+	Batch
 };
 
 // What a help text or a usage is about: everything, or one command.
@@ -27,13 +28,15 @@ struct Request {
 	bool json = false;			// -j
 	bool pretty = false;			// -p (implies json)
 	bool stats = false;			// -s
+	bool details = false;			// -d: derived values too
 	Config config;				// set: the attributes to send
 	std::optional<Prefix> peer;		// tunnel show: the peer (a host)
 	uint8_t dir = 0;			// tunnel: one side only (EQDS_TUNNEL_DIR_*)
 	PolicyRequest policy;			// policy, bound
 	Topic help_topic = Topic::All;		// help: about what
 	std::string netns;			// -n: run in this namespace
-	std::string file;			// restore: the file ("-": stdin)
+	std::string file;			// restore, batch: the file ("-": stdin)
+	bool force = false;			// -force: a batch goes on after errors
 };
 
 // A bad command line. what() is the message without the "eqdsctl: " prefix;

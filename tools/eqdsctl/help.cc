@@ -14,7 +14,7 @@ struct Section {
 
 const Section kSections[] = {
 	{Topic::Show,
-	 "eqdsctl [-j|--json] [-p|--pretty] [-s|--stats] [show]\n",
+	 "eqdsctl [-j|--json] [-p|--pretty] [-s|--stats] [-d|--details] [show]\n",
 	 "show                    the module version, the configuration and (-s) the\n"
 	 "                        counters; the default command (no privilege needed)\n"},
 	{Topic::Set,
@@ -89,7 +89,8 @@ const Section kSections[] = {
 	 "                        (needs CAP_NET_ADMIN; '-': standard input)\n"},
 };
 
-const char kHelpLine[] = "eqdsctl help [COMMAND] | -h | --help | -V | --version\n";
+const char kHelpLine[] = "eqdsctl [OPTIONS] [-force] -b FILE|-\n"
+			 "eqdsctl help [COMMAND] | -h | --help | -V | --version\n";
 
 // text's lines, the first after "Usage: ", the others under it.
 std::string usage_block(const std::string &text)
@@ -150,10 +151,15 @@ std::string help_text(Topic t)
 	       "  -j, --json     show: print one JSON object (counters always included)\n"
 	       "  -p, --pretty   indent the JSON output (implies -j)\n"
 	       "  -s, --stats    show: print the counters too\n"
+	       "  -d, --details  show, policy, tunnel: the values in effect too (thresholds\n"
+	       "                 left on auto, shares under the host's bound)\n"
 	       "  -h, --help     print this help and exit\n"
 	       "  -V, --version  print eqdsctl's version and exit\n"
 	       "  -n, --netns NETNS  run in namespace NETNS (/var/run/netns/NETNS or a path),\n"
 	       "                 as ip -n; exit 1 if it cannot be opened\n"
+	       "  -b, --batch FILE  run FILE's commands, one per line ('-': standard input),\n"
+	       "                 as ip -b; the first that fails ends it, named FILE:LINE\n"
+	       "  -force         with -b: run every line, exit with the first failure's status\n"
 	       "\n"
 	       "A RATE is a number and a unit of tc's, in any case: bit, kbit, mbit, gbit,\n"
 	       "tbit, or bytes/s: bps, kbps, mbps, gbps, tbps (1.5gbit, 100Mbit, 125MBps);\n"

@@ -3,19 +3,25 @@
 // Exit status (exit_status.h): 0 on success, 1 for a bad command line, 2
 // for an error from the kernel.
 #include "args.h"
+#include "batch.h"
 #include "exit_status.h"
 #include "instance.h"
 #include "netlink.h"
 #include "netns.h"
 #include "output.h"
+#include "policy.h"
 #include "policy_cmd.h"
 #include "saveconf_cmd.h"
 #include "tunnel_cmd.h"
 
 #include <linux/eqds.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
 
 #include <cerrno>
+#include <cstring>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -46,6 +52,8 @@ const char *command_name(Command c)
 		return "save";
 	case Command::Restore:
 		return "restore";
+	case Command::Batch:
+		return "batch";
 	default:
 		return "show";
 	}
@@ -61,10 +69,17 @@ int show(const Request &req)
 		throw ReplyError("no instance in the answer");
 	const Reply &r = replies.front();
 	Instance inst = parse_instance_reply(r.data(), r.size(), sock.family_id());
+	// -d: the bound is in the same reply, among the policy's attributes.
+	Bound bound;
+	if (req.details) {
+		constexpr size_t hdr = NLMSG_HDRLEN + GENL_HDRLEN;
+		bound = parse_policy_attrs(r.data() + hdr, r.size() - hdr).bound;
+	}
+	const Bound *details = req.details ? &bound : nullptr;
 	if (req.json)
-		print_json(std::cout, inst, req.pretty);
+		print_json(std::cout, inst, req.pretty, details);
 	else
-		print_text(std::cout, inst, req.stats);
+		print_text(std::cout, inst, req.stats, details);
 	return kExitOk;
 }
 
@@ -81,7 +96,31 @@ int set(const Request &req)
 	return kExitOk;
 }
 
-int run(const Request &req)
+int run(const Request &req, const std::string &where);
+
+// -b FILE: each line as a command of its own (batch.h), in this process.
+int batch(const Request &req)
+{
+	auto each = [](const Request &line, const std::string &where) {
+		int rc = run(line, where);
+		// Keep a line's output before the next line's messages.
+		std::cout.flush();
+		if (!std::cout)
+			throw std::runtime_error("cannot write the output");
+		return rc;
+	};
+
+	if (req.file == "-")
+		return run_batch(std::cin, "<stdin>", req, true, each, std::cerr);
+	std::ifstream in(req.file);
+	if (!in)
+		throw ArgumentError("cannot open " + req.file + ": " + std::strerror(errno));
+	return run_batch(in, req.file, req, false, each, std::cerr);
+}
+
+// Runs one command and reports its failure on stderr, after where (a batch
+// line's "FILE:LINE: ", or nothing).
+int run(const Request &req, const std::string &where)
 {
 	const char *cmd = command_name(req.command);
 
@@ -115,21 +154,25 @@ int run(const Request &req)
 		case Command::Restore:
 			restore_cmd(req.file);
 			return kExitOk;
+		case Command::Batch:
+			return batch(req);
 		}
 	} catch (const FamilyNotFound &e) {
-		std::cerr << "eqdsctl: eqds module not loaded (generic netlink family '"
-			  << e.family() << "' not found)\n";
+		std::cerr << "eqdsctl: " << where
+			  << "eqds module not loaded (generic netlink family '" << e.family()
+			  << "' not found)\n";
 		return exit_status(e);
 	} catch (const KernelError &e) {
 		// A refusal that says why (an extack) is clearer than the guess.
 		if (e.error() == EPERM && e.extack().empty())
-			std::cerr << "eqdsctl: permission denied: need CAP_NET_ADMIN "
+			std::cerr << "eqdsctl: " << where
+				  << "permission denied: need CAP_NET_ADMIN "
 				     "(are you root in this network namespace?)\n";
 		else
-			std::cerr << "eqdsctl: " << cmd << ": " << e.what() << "\n";
+			std::cerr << "eqdsctl: " << where << cmd << ": " << e.what() << "\n";
 		return exit_status(e);
 	} catch (const std::exception &e) {
-		std::cerr << "eqdsctl: " << cmd << ": " << e.what() << "\n";
+		std::cerr << "eqdsctl: " << where << cmd << ": " << e.what() << "\n";
 		return exit_status(e);
 	}
 	return kExitKernel;
@@ -162,7 +205,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	int rc = run(req);
+	int rc = run(req, {});
 	std::cout.flush();
 	if (!std::cout) {
 		std::cerr << "eqdsctl: cannot write the output\n";

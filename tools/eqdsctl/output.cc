@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "output.h"
+#include "details.h"
 #include "rate.h"
 
 #include "json.h"
@@ -175,7 +176,7 @@ void print_classes(std::ostream &out, const Config &c)
 
 } // namespace
 
-void print_text(std::ostream &out, const Instance &inst, bool stats)
+void print_text(std::ostream &out, const Instance &inst, bool stats, const Bound *details)
 {
 	const Config &c = inst.config;
 	std::string line;
@@ -217,12 +218,14 @@ void print_text(std::ostream &out, const Instance &inst, bool stats)
 			out << " " << format_prefix(p);
 		out << "\n";
 	}
+	if (details)
+		print_instance_details_text(out, c, *details);
 
 	if (stats)
 		print_stats(out, inst);
 }
 
-void print_json(std::ostream &out, const Instance &inst, bool pretty)
+void print_json(std::ostream &out, const Instance &inst, bool pretty, const Bound *details)
 {
 	const Config &c = inst.config;
 	JsonWriter w(out, pretty);
@@ -293,6 +296,8 @@ void print_json(std::ostream &out, const Instance &inst, bool pretty)
 			w.null();
 	}
 	w.end_object();
+	if (details)
+		write_instance_details_json(w, c, *details);
 	w.end_object();
 	out << "\n";
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 // Policy and bound attributes (policy.h).
 #include "policy.h"
+
+#include "details.h"
 #include "exit_status.h"
 #include "instance.h"
 #include "json.h"
@@ -199,7 +201,7 @@ bool policy_del(std::vector<PolicyRule> &rules, const Prefix &prefix)
 	return true;
 }
 
-void print_policy_text(std::ostream &out, const Policy &p)
+void print_policy_text(std::ostream &out, const Policy &p, bool details)
 {
 	if (p.rules.empty())
 		out << "policy: none (every sender weight 1 prio " << int(EQDS_PRIO_DEFAULT)
@@ -209,7 +211,15 @@ void print_policy_text(std::ostream &out, const Policy &p)
 		    << int(r.prio);
 		if (r.rate_mbit)
 			out << " rate " << format_rate_mbit(r.rate_mbit);
+		if (details) {
+			Share s = clamp_share(r, p.bound);
+			out << " effective weight " << s.weight << " prio " << int(s.prio);
+		}
 		out << "\n";
+	}
+	if (details) {
+		Share s = default_share(p.bound);
+		out << "default: weight " << s.weight << " prio " << int(s.prio) << "\n";
 	}
 	if (p.bound.empty())
 		return;
@@ -225,7 +235,7 @@ void print_policy_text(std::ostream &out, const Policy &p)
 
 namespace {
 
-void policy_fields(JsonWriter &w, const Policy &p)
+void policy_fields(JsonWriter &w, const Policy &p, bool details = false)
 {
 	w.key("policy");
 	w.begin_array();
@@ -239,6 +249,16 @@ void policy_fields(JsonWriter &w, const Policy &p)
 		w.u64(r.prio);
 		w.key("rate_mbit");
 		w.u64(r.rate_mbit);
+		if (details) {
+			Share s = clamp_share(r, p.bound);
+			w.key("effective");
+			w.begin_object();
+			w.key("weight");
+			w.u64(s.weight);
+			w.key("prio");
+			w.u64(s.prio);
+			w.end_object();
+		}
 		w.end_object();
 	}
 	w.end_array();
@@ -251,16 +271,26 @@ void policy_fields(JsonWriter &w, const Policy &p)
 	w.key("min_prio");
 	w.u64(p.bound.min_prio);
 	w.end_object();
+	if (details) {
+		Share s = default_share(p.bound);
+		w.key("default");
+		w.begin_object();
+		w.key("weight");
+		w.u64(s.weight);
+		w.key("prio");
+		w.u64(s.prio);
+		w.end_object();
+	}
 }
 
 } // namespace
 
-void print_policy_json(std::ostream &out, const Policy &p, bool pretty)
+void print_policy_json(std::ostream &out, const Policy &p, bool pretty, bool details)
 {
 	JsonWriter w(out, pretty);
 
 	w.begin_object();
-	policy_fields(w, p);
+	policy_fields(w, p, details);
 	w.end_object();
 	out << "\n";
 }

@@ -72,10 +72,15 @@ bool policy_del(std::vector<PolicyRule> &rules, const Prefix &prefix);
 //   10.0.1.0/24 weight 3 prio 1
 //   10.0.3.1/32 weight 1 prio 0 rate 100Mbit
 //   bound: pull-rate 100Mbit max-weight 4 min-prio 1
-void print_policy_text(std::ostream &out, const Policy &p);
+// With details (-d), each rule line ends with the weight and level it gets
+// under the bound ("effective weight 4 prio 1"), and a last line gives what
+// senders no rule holds get ("default: weight 1 prio 1").
+void print_policy_text(std::ostream &out, const Policy &p, bool details = false);
 // JSON: {"policy":[{"prefix":...,"weight":...,"prio":...,"rate_mbit":...}],
 //        "bound":{"pull_rate_mbit":...,"max_weight":...,"min_prio":...}}
-void print_policy_json(std::ostream &out, const Policy &p, bool pretty);
+// With details: each rule an "effective" object (weight, prio), and a last
+// "default" object.
+void print_policy_json(std::ostream &out, const Policy &p, bool pretty, bool details = false);
 // eqdsctl monitor's lines for EQDS_CMD_POLICY_CHANGED: the text above on one
 // line ("policy 10.0.1.0/24 weight 3 prio 1;bound: ..."), or the JSON above
 // with "event":"policy" first.

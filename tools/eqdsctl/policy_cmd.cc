@@ -22,8 +22,6 @@
 
 namespace eqdsctl {
 
-namespace {
-
 Policy get_policy(Socket &sock)
 {
 	Message msg = sock.request(EQDS_CMD_GET_INSTANCE);
@@ -35,6 +33,8 @@ Policy get_policy(Socket &sock)
 	const Reply &r = replies.front();
 	return parse_policy_attrs(r.data() + hdr, r.size() - hdr);
 }
+
+namespace {
 
 void set_policy(Socket &sock, const std::vector<PolicyRule> &rules)
 {
@@ -68,9 +68,9 @@ void policy_cmd(const Request &req, std::ostream &out)
 	case PolicyRequest::Op::Show: {
 		Policy pol = get_policy(sock);
 		if (req.json)
-			print_policy_json(out, pol, req.pretty);
+			print_policy_json(out, pol, req.pretty, req.details);
 		else
-			print_policy_text(out, pol);
+			print_policy_text(out, pol, req.details);
 		return;
 	}
 	case PolicyRequest::Op::Flush:

@@ -5,6 +5,7 @@
 #define EQDSCTL_POLICY_CMD_H
 
 #include "args.h"
+#include "policy.h"
 
 #include <ostream>
 
@@ -14,6 +15,10 @@ namespace eqdsctl {
 // be opened and StateError for a rule that does not exist (exit_status.h).
 void policy_cmd(const Request &req, std::ostream &out);
 void bound_cmd(const Request &req);
+
+class Socket;
+// The policy and bound of the socket's namespace (one GET_INSTANCE).
+Policy get_policy(Socket &sock);
 
 } // namespace eqdsctl
 

@@ -7,6 +7,7 @@
 #include "json.h"
 #include "netlink.h"
 #include "policy.h"
+#include "policy_cmd.h"
 #include "tunnel.h"
 #include "tunnel_output.h"
 
@@ -37,6 +38,11 @@ bool tunnel_cmd(const Request &req, std::ostream &out)
 {
 	Socket sock(EQDS_GENL_NAME);
 	bool show = req.command == Command::TunnelShow;
+	Policy policy;
+
+	// -d: the policy the receiving tunnels' shares come from, read first.
+	if (req.details)
+		policy = get_policy(sock);
 	Message msg = sock.request(EQDS_CMD_GET_TUNNEL, show ? 0 : NLM_F_DUMP);
 	JsonWriter w(out, req.pretty);
 	size_t n = 0;
@@ -48,9 +54,9 @@ bool tunnel_cmd(const Request &req, std::ostream &out)
 	auto print = [&](const Reply &r) {
 		for (const Tunnel &t : parse_tunnel_message(r.data(), r.size(), sock.family_id())) {
 			if (req.json)
-				write_tunnel_json(w, t, true);
+				write_tunnel_json(w, t, true, req.details ? &policy : nullptr);
 			else
-				print_tunnel_text(out, t, req.stats);
+				print_tunnel_text(out, t, req.stats, req.details ? &policy : nullptr);
 			n++;
 		}
 	};

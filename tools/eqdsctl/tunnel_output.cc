@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "tunnel_output.h"
 
+#include "details.h"
+
 #include <linux/eqds.h>
 
 #include <string>
@@ -83,7 +85,7 @@ void u64_or_null(JsonWriter &w, const std::map<std::string, uint64_t> &m, const 
 
 } // namespace
 
-void print_tunnel_text(std::ostream &out, const Tunnel &t, bool stats)
+void print_tunnel_text(std::ostream &out, const Tunnel &t, bool stats, const Policy *details)
 {
 	bool tx = t.dir == EQDS_TUNNEL_DIR_TX;
 
@@ -104,9 +106,11 @@ void print_tunnel_text(std::ostream &out, const Tunnel &t, bool stats)
 		if (!line.empty())
 			out << "    " << line << "\n";
 	}
+	if (details && t.dir == EQDS_TUNNEL_DIR_RX && t.peer)
+		out << "    " << share_text(share_for(*details, *t.peer)) << "\n";
 }
 
-void write_tunnel_json(JsonWriter &w, const Tunnel &t, bool stats)
+void write_tunnel_json(JsonWriter &w, const Tunnel &t, bool stats, const Policy *details)
 {
 	w.begin_object();
 	w.key("dir");
@@ -155,6 +159,10 @@ void write_tunnel_json(JsonWriter &w, const Tunnel &t, bool stats)
 			w.u64(v->second);
 		}
 		w.end_object();
+	}
+	if (details && t.dir == EQDS_TUNNEL_DIR_RX && t.peer) {
+		w.key("policy");
+		write_share_json(w, share_for(*details, *t.peer));
 	}
 	w.end_object();
 }

@@ -5,6 +5,7 @@
 #define EQDSCTL_TUNNEL_OUTPUT_H
 
 #include "json.h"
+#include "policy.h"
 #include "tunnel.h"
 
 #include <ostream>
@@ -13,13 +14,18 @@ namespace eqdsctl {
 
 // One tunnel: a header line "tx 10.0.0.2 id 3 epoch E confirmed idle 5ms
 // ...", an indented line of its state and, with stats, one of its
-// counters. Values the kernel did not send are left out.
-void print_tunnel_text(std::ostream &out, const Tunnel &t, bool stats);
+// counters. Values the kernel did not send are left out. With details (-d,
+// the namespace's policy), a receiving tunnel gets a line of the share its
+// sender gets (details.h).
+void print_tunnel_text(std::ostream &out, const Tunnel &t, bool stats,
+		       const Policy *details = nullptr);
 
 // One tunnel as a JSON object: dir, id, peer, local (rx), epoch, state,
 // the other kTunnelFields the kernel sent, active (rx), and stats (every
-// counter of its side) when stats is true.
-void write_tunnel_json(JsonWriter &w, const Tunnel &t, bool stats);
+// counter of its side) when stats is true, and for a receiving tunnel with
+// details a "policy" object (prefix or null, weight, prio, rate_mbit).
+void write_tunnel_json(JsonWriter &w, const Tunnel &t, bool stats,
+		       const Policy *details = nullptr);
 
 // One event: "new tx 10.0.0.2 id 3 epoch E", "del ... reason idle".
 void print_event_text(std::ostream &out, const TunnelEvent &e);

@@ -71,6 +71,27 @@ lacks err 'eqdsctl set|tunnel list'
 expect 1 '' '^Usage: eqdsctl set ' set bogus 1
 lacks err 'policy'
 
+# -b FILE / -b -, as ip -b: one command per line, '#' comments and blank
+# lines skipped, the first failure ends the batch with its line named, and
+# -force goes on. help lines need no module.
+printf '# a batch\n\nhelp set   # set only\nset port 0\nhelp policy\n' > "$tmp/batch"
+expect 1 '^Usage: eqdsctl set ' "^eqdsctl: $tmp/batch:4: set: port: '0' is not in 1\.\.65535\$" \
+	-b "$tmp/batch"
+lacks out 'policy'
+expect 1 'policy' "$tmp/batch:4: set: port" -force -b "$tmp/batch"
+printf 'help set\nhelp tunnel\n' > "$tmp/ok"
+expect 0 'tunnel' '' -b "$tmp/ok"
+expect 1 '' "^eqdsctl: batch: cannot open $tmp/none: No such file or directory\$" -b "$tmp/none"
+expect 1 '' "unexpected argument 'show' \(with -b, the commands are in the file\)" -b "$tmp/ok" show
+if printf 'help bound\nbogus\n' | "$EQDSCTL" -b - >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
+if [ $rc = 1 ] && grep -q '^Usage: eqdsctl bound' "$tmp/out" &&
+	grep -qx "eqdsctl: <stdin>:2: unknown command 'bogus'" "$tmp/err"; then
+	echo "ok: eqdsctl -b - (standard input)"
+else
+	echo "FAIL: eqdsctl -b - (rc $rc)"; sed 's/^/  /' "$tmp/out" "$tmp/err"; fail=1
+fi
+expect 0 '^Usage: eqdsctl ' '' -d help
+
 # Output errors are reported, not ignored.
 if [ -w /dev/full ]; then
 	"$EQDSCTL" --help >/dev/full 2>"$tmp/err"
@@ -111,6 +132,12 @@ else
 	expect 2 '' "^eqdsctl: eqds module not loaded" -j
 	expect 2 '' "^eqdsctl: eqds module not loaded" set window 10
 	expect 2 '' "^eqdsctl: eqds module not loaded" policy del 10.0.0.0/8
+	# In a batch, a line the kernel's side fails ends it, named, with exit 2.
+	printf 'help set\n\nshow\nhelp policy\n' > "$tmp/batch"
+	expect 2 '^Usage: eqdsctl set' "^eqdsctl: $tmp/batch:3: eqds module not loaded" \
+		-b "$tmp/batch"
+	lacks out 'policy'
+	expect 2 'policy' "^eqdsctl: $tmp/batch:3: eqds module not loaded" -force -b "$tmp/batch"
 	# -n with a path: entered (root), or refused by the kernel (not root).
 	expect 2 '' "^eqdsctl: (eqds module not loaded|setting the network namespace)" \
 		-n /proc/self/ns/net show

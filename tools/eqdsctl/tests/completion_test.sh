@@ -46,4 +46,8 @@ offers "eqdsctl -j tunnel list tx " "^  $"
 offers "eqdsctl -n ns1 pol" "^ policy $"
 offers "eqdsctl sa" "^ save $"
 offers "eqdsctl restore /dev/nul" "^ /dev/null $"
+offers "eqdsctl -" " --details .* -force "
+offers "eqdsctl -b /dev/nul" "^ /dev/null $"
+offers "eqdsctl -force -b /dev/null " "^  $"
+offers "eqdsctl -d -b /dev/null -" " -j "
 exit $fail
