@@ -93,6 +93,24 @@ within "$mbit1" "$mbit2" 2.7 3.3 && ok "weights 3:1: ratio $ratio within 10% of 
 	fail "weights 3:1: ratio within 10% of 3" "s1 $mbit1 s2 $mbit2 ratio $ratio"
 # What the emulated hosts carry in all (under emulation, below the pull rate).
 total=$(awk -v a="$mbit1" -v b="$mbit2" 'BEGIN { print a + b }')
+# Priorities, caps and bounds share out the receiver's pulls: they show only
+# where the pulls are what limits the senders. A kernel that cannot carry
+# most of what is pulled (the debug kernel under emulation: set
+# EQDS_POLICY_PULL below what it carries) leaves nothing to share out.
+pulls_decide=1
+awk -v t="$total" -v p="$PULL" 'BEGIN { exit !(t < 0.7 * p) }' && pulls_decide=0
+# rated DESC COND...: ok/fail DESC on COND where the pulls decide, else SKIP.
+rated() {
+	local desc=$1
+	shift
+	if [ "$pulls_decide" = 0 ]; then
+		skip "$desc" "the hosts carry $total of the $PULL Mbit/s pulled: the kernel decides, not the pulls"
+	elif "$@"; then
+		ok "$desc"
+	else
+		fail "$desc"
+	fi
+}
 
 # ---- strict priority: s1 above s2 for part of s2's transfer ----
 check "policy: s1 prio 0 (above the default 1)" ctl rcv policy change 10.0.1.1/32 prio 0
@@ -113,25 +131,20 @@ avg = lambda a, b: sum(iv[a:b]) / max(1, len(iv[a:b]))
 print("%.1f %.1f %.1f" % (avg(1, 3), avg(4, 7), avg(10, 13)))' /tmp/policy.2.json 2> /dev/null)"
 echo "prio: s1 (prio 0) $hi Mbit/s; s2 (prio 1) before ${before:-?}, while s1 sends" \
 	"${during:-?}, after ${after:-?} Mbit/s"
-within "${hi:-0}" "$total" 0.6 1.3 && ok "prio: s1 took the link ($hi of $total Mbit/s)" ||
-	fail "prio: s1 took the link" "$hi Mbit/s of $total"
-within "${during:-1}" "${before:-0}" 0 0.15 &&
-	ok "prio: s2 got (nearly) nothing while s1 sent (${during} of ${before} Mbit/s)" ||
-	fail "prio: s2 got (nearly) nothing while s1 sent" "during ${during:-?} before ${before:-?}"
-within "${after:-0}" "${before:-0}" 0.7 1.5 &&
-	ok "prio: s2 recovered after (${after} of ${before} Mbit/s)" ||
-	fail "prio: s2 recovered after" "after ${after:-?} before ${before:-?}"
+rated "prio: s1 took the link ($hi of $total Mbit/s)" within "${hi:-0}" "$total" 0.6 1.3
+rated "prio: s2 got (nearly) nothing while s1 sent (${during:-?} of ${before:-?} Mbit/s)" \
+	within "${during:-1}" "${before:-0}" 0 0.15
+rated "prio: s2 recovered after (${after:-?} of ${before:-?} Mbit/s)" \
+	within "${after:-0}" "${before:-0}" 0.7 1.5
 
 # ---- a rate cap ----
-CAP=$((PULL / 4))
+CAP=$((PULL >= 8 ? PULL / 4 : 2))
 check "policy: s1 capped at $CAP Mbit/s" ctl rcv policy replace 10.0.1.1/32 rate "$CAP"
 flows "$SECS"
 echo "cap $CAP: s1 $mbit1 Mbit/s, s2 $mbit2 Mbit/s"
-within "$mbit1" "$CAP" 0.7 1.1 && ok "cap: s1 held to its cap ($mbit1 of $CAP Mbit/s)" ||
-	fail "cap: s1 held to its cap" "$mbit1 Mbit/s, cap $CAP"
+rated "cap: s1 held to its cap ($mbit1 of $CAP Mbit/s)" within "$mbit1" "$CAP" 0.7 1.1
 rest=$(awk -v t="$total" -v c="$CAP" 'BEGIN { print t - c }')
-within "$mbit2" "$rest" 0.7 1.3 && ok "cap: s2 took the rest ($mbit2 of $rest Mbit/s)" ||
-	fail "cap: s2 took the rest" "$mbit2 Mbit/s of $rest"
+rated "cap: s2 took the rest ($mbit2 of $rest Mbit/s)" within "$mbit2" "$rest" 0.7 1.3
 
 # ---- the host's bound on rcv, a container's namespace ----
 check "policy: s1 weight 3 again" ctl rcv policy replace 10.0.1.1/32 weight 3 prio 0 rate none
@@ -147,15 +160,14 @@ echo "bounded weight 3 -> 1, prio 0 -> 1: s1 $mbit1 Mbit/s, s2 $mbit2 Mbit/s"
 within "$mbit1" "$mbit2" 0.8 1.25 &&
 	ok "bound: rcv's weight 3 and prio 0 for s1 count as 1 and 1 ($mbit1 : $mbit2)" ||
 	fail "bound: rcv's rules clamped to the bound" "s1 $mbit1 s2 $mbit2"
-BOUND=$((PULL / 3))
+BOUND=$((PULL >= 6 ? PULL / 3 : 2))
 check "host: bound rcv's pull rate to $BOUND Mbit/s too" "$EQDSCTL" bound rcv pull-rate "$BOUND" \
 	max-weight 1 min-prio 1
 check "rcv asks for $((PULL * 2)) Mbit/s" ctl rcv set pull-rate $((PULL * 2))
 flows "$SECS"
 sum=$(awk -v a="$mbit1" -v b="$mbit2" 'BEGIN { print a + b }')
 echo "bounded pull rate $BOUND: s1 $mbit1 + s2 $mbit2 = $sum Mbit/s"
-within "$sum" "$BOUND" 0.6 1.1 && ok "bound: rcv pulls at most $BOUND Mbit/s ($sum)" ||
-	fail "bound: rcv pulls at most its bound" "$sum Mbit/s, bound $BOUND"
+rated "bound: rcv pulls at most $BOUND Mbit/s ($sum)" within "$sum" "$BOUND" 0.6 1.1
 check "host: remove rcv's bound" "$EQDSCTL" bound rcv none
 show=$(ctl rcv policy show)
 grep -q "bound:" <<< "$show" && fail "bound removed" "$show" || ok "bound removed"
