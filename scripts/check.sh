@@ -4,12 +4,12 @@
 # checks, DKMS, then the selftests in one VM boot per test kernel named by
 # EQDS_VM_KERNELS (default both, 6.1 and 6.12), then, with
 # EQDS_DEBUG_KERNEL=1, the tests of locking and lifetimes on the debug kernel
-# (scripts/debug-kernel.sh, built once and cached outside the checkout; on
-# request only: some of those tests' checks do not hold yet at its speed,
-# Documentation/testing.rst). Every
-# stage runs even when an earlier one fails; the exit status is non-zero if
-# any failed. The last line counts every test that ran. EQDS_VM_KERNELS
-# takes ABI names or series (EQDS_VM_KERNELS=6.1).
+# (scripts/debug-kernel.sh, built once and cached outside the checkout;
+# EQDS_DEBUG_KASAN=1 adds KASAN to it; on request only until its tests'
+# checks hold at its speed, Documentation/testing.rst). Every stage runs
+# even when an earlier one fails; the exit status is non-zero if any failed.
+# The last line counts every test that ran. EQDS_VM_KERNELS takes ABI names
+# or series (EQDS_VM_KERNELS=6.1).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -170,7 +170,9 @@ for k in $kvers; do
 done
 
 if [ "${EQDS_DEBUG_KERNEL:-0}" != 0 ]; then
-	stage "debug kernel: Debian's 6.12 with lockdep, KASAN, kmemleak, UBSAN, debug-objects"
+	checkers="lockdep, KFENCE, kmemleak, UBSAN, debug-objects, failslab"
+	[ "${EQDS_DEBUG_KASAN:-0}" != 0 ] && checkers="$checkers, KASAN"
+	stage "debug kernel: Debian's 6.12 with $checkers"
 	# The first run builds it (long: see Documentation/testing.rst).
 	if dkdir=$(scripts/debug-kernel.sh); then
 		echo "debug kernel: $dkdir"
@@ -205,11 +207,15 @@ if [ -n "${dkdir:-}" ]; then
 	dvm=$log/vm-debug
 	dtests=(selftests/test_{datapath,faults,hostile,softstate,tunnels,policy,stress}.sh)
 	# The checkers find bugs by the paths a test takes, not by its volume:
-	# smaller transfers, at the debug kernel's 1 to 3 MB/s under emulation.
+	# smaller transfers at the debug kernel's speed under emulation, and
+	# pulls slow enough to be what limits test_policy's senders there.
+	# KFENCE samples an allocation every 10 ms rather than 100.
 	EQDS_XFER_MB=${EQDS_XFER_MB:-16} EQDS_SOFTSTATE_MB=${EQDS_SOFTSTATE_MB:-100} \
 	EQDS_HOSTILE_MB=${EQDS_HOSTILE_MB:-8} EQDS_TUNNELS_COUNT=${EQDS_TUNNELS_COUNT:-2000} \
+	EQDS_FAULTS_MB=${EQDS_FAULTS_MB:-4} EQDS_POLICY_PULL=${EQDS_POLICY_PULL:-8} \
 	EQDS_TEST_TIMEOUT=${EQDS_TEST_TIMEOUT:-1200} \
-	EQDS_VM_KERNEL=$dkdir/vmlinux EQDS_VM_APPEND="panic_on_warn=1 ${EQDS_VM_APPEND:-}" \
+	EQDS_VM_KERNEL=$dkdir/vmlinux \
+	EQDS_VM_APPEND="panic_on_warn=1 kfence.sample_interval=10 ${EQDS_VM_APPEND:-}" \
 	EQDS_KO=$(pwd)/$dsrc/kmod/eqds.ko \
 		selftests/vm/run-vm.sh -q -o "$dvm" -t "${EQDS_DEBUG_VM_TIMEOUT:-3600}" -- \
 		selftests/vm/debug-run.sh "${dtests[@]}"

@@ -1,27 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build (once) the debug kernel of `make check`'s debug stage from Debian's
-# linux-source-6.12 and scripts/debug-kernel/debug.config, and print the
-# directory holding it. That directory is a complete kernel build tree
-# (O= output): vmlinux, .config, Module.symvers and what `make M=` needs to
-# build eqds.ko against it.
+# linux-source-6.12 and scripts/debug-kernel/debug.config (with --kasan, or
+# EQDS_DEBUG_KASAN=1, kasan.config too), and print the directory holding it.
+# That directory is a complete kernel build tree (O= output): vmlinux,
+# .config, Module.symvers and what `make M=` needs to build eqds.ko against it.
 #
-#   debug-kernel.sh [-n]      -n: print the directory only if already built
+#   debug-kernel.sh [-n] [--kasan]   -n: print the directory only if built
 #
 # The cache lives outside the checkout (EQDS_KERNEL_CACHE, default
 # /var/cache/eqds, else ~/.cache/eqds when that is not writable), keyed by the
-# source package's version and the hash of the fragment, so a second
+# source package's version and the hash of the fragments, so a second
 # `make check` on the machine reuses it and a changed fragment builds anew.
 # The build runs at nice 19 with JOBS (default 2) jobs; its log is
 # kernel-KEY.log next to the tree. Needs linux-source-6.12, libelf-dev and
 # dwarves (pahole, for BTF): scripts/deps.sh installs them.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-frag=$top/scripts/debug-kernel/debug.config
 series=6.12
 tarball=/usr/src/linux-source-$series.tar.xz
 only_cached=0
-[ "${1:-}" = -n ] && only_cached=1
+frags=("$top/scripts/debug-kernel/debug.config")
+[ "${EQDS_DEBUG_KASAN:-0}" != 0 ] && frags+=("$top/scripts/debug-kernel/kasan.config")
+for arg; do
+	case $arg in
+	-n) only_cached=1 ;;
+	--kasan) frags+=("$top/scripts/debug-kernel/kasan.config") ;;
+	*) echo "usage: debug-kernel.sh [-n] [--kasan]" >&2; exit 2 ;;
+	esac
+done
+mapfile -t frags < <(printf '%s\n' "${frags[@]}" | awk '!seen[$0]++')
 
 pkgver=$(dpkg-query -W -f '${Version}' "linux-source-$series" 2> /dev/null || true)
 if [ -z "$pkgver" ] || [ ! -r "$tarball" ]; then
@@ -37,7 +45,7 @@ mkdir -p "$cache"
 # The key: the source's version and the fragment, with the recipe's version
 # (bump it when a change here changes what is built).
 recipe=1
-hash=$({ echo "recipe $recipe"; cat "$frag"; } | sha256sum | cut -c1-12)
+hash=$({ echo "recipe $recipe"; cat "${frags[@]}"; } | sha256sum | cut -c1-12)
 key=$series-$pkgver-$hash
 kdir=$cache/kernel-$key
 src=$cache/src-$series-$pkgver
@@ -71,7 +79,7 @@ build() {
 	export KBUILD_BUILD_TIMESTAMP="$pkgver"
 	"${mk[@]}" allnoconfig
 	(cd "$kdir" && "$src/scripts/kconfig/merge_config.sh" -m .config \
-		"$src/kernel/configs/kvm_guest.config" "$frag")
+		"$src/kernel/configs/kvm_guest.config" "${frags[@]}")
 	"${mk[@]}" olddefconfig
 	# Every option the fragment sets must have survived: a dependency missing
 	# from it silently drops an option otherwise.
@@ -83,7 +91,7 @@ build() {
 			opt=${line#\# }; opt=${opt%% *}
 			! grep -q "^$opt=" "$kdir/.config" || { echo "set in .config: $line"; missing=1; } ;;
 		esac
-	done < "$frag"
+	done < <(cat "${frags[@]}")
 	if [ "$missing" != 0 ]; then
 		echo "debug-kernel: the fragment does not apply"
 		return 1
