@@ -557,6 +557,20 @@ class YnlFamily(SpecFamily):
             sub_attrs = SpaceAttrs(self.attr_sets[sub_space], value, search_attrs)
             for subname, subvalue in value.items():
                 attr_payload += self._add_attr(sub_space, subname, subvalue, sub_attrs)
+        elif attr["type"] == 'indexed-array' and attr['sub-type'] == 'nest':
+            # eqds local change: encode an indexed-array of nests (Linux
+            # 6.12 only decodes them). VALUE is a list; each element is a
+            # dict of the nested attributes, numbered from 1 in list order.
+            nl_type |= Netlink.NLA_F_NESTED
+            attr_payload = b''
+            sub_space = attr['nested-attributes']
+            for index, item in enumerate(value, 1):
+                item_payload = b''
+                sub_attrs = SpaceAttrs(self.attr_sets[sub_space], item, search_attrs)
+                for subname, subvalue in item.items():
+                    item_payload += self._add_attr(sub_space, subname, subvalue, sub_attrs)
+                attr_payload += struct.pack('HH', len(item_payload) + 4,
+                                            index | Netlink.NLA_F_NESTED) + item_payload
         elif attr["type"] == 'flag':
             if not value:
                 # If value is absent or false then skip attribute creation.
@@ -782,6 +796,19 @@ class YnlFamily(SpecFamily):
             if offset + attr.full_len <= target:
                 offset += attr.full_len
                 continue
+            if attr_spec['type'] == 'indexed-array' and attr_spec['sub-type'] == 'nest':
+                # eqds local change: name the element and dive into it
+                # (Linux 6.12 raises here, hiding the kernel's error).
+                offset += 4
+                for item in NlAttrs(attr.raw):
+                    if offset + item.full_len <= target:
+                        offset += item.full_len
+                        continue
+                    subpath = self._decode_extack_path(
+                        NlAttrs(item.raw), self.attr_sets[attr_spec['nested-attributes']],
+                        offset + 4, target)
+                    return f'.{attr_spec.name}[{item.type}]' + (subpath or '')
+                return '.' + attr_spec.name
             if attr_spec['type'] != 'nest':
                 raise Exception(f"Can't dive into {attr.type} ({attr_spec['name']}) for extack")
             offset += 4
