@@ -91,7 +91,7 @@ if out=$(scripts/fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1); then :; fi
 echo "$out" | grep -E '^fuzz:'
 count "$(grep -c '^fuzz: .* ok' <<< "$out")" "$(grep -c '^fuzz: .* FAILED' <<< "$out")"
 
-stage "static checks (W=1, checkpatch, sparse)"
+stage "static checks (W=1, checkpatch, sparse, YNL spec)"
 out=$(KDIR="/lib/modules/$kver/build" scripts/static-checks.sh 2>&1)
 echo "$out"
 count "$(grep -c '^static: .* ok' <<< "$out")" "$(grep -c '^static: .* FAILED' <<< "$out")"

@@ -41,6 +41,7 @@ pkgs=(
 	util-linux procps python3 dkms
 	dwarves			# pahole: the module's BTF (scripts/module-btf.sh)
 	linux-source-6.12 libelf-dev	# the debug kernel (scripts/debug-kernel.sh)
+	python3-yaml python3-jsonschema	# the YNL spec's check and client (tools/ynl/)
 	python3-matplotlib	# the plots of `make eval`
 	gnuplot-nox		# the plots of `make sim-eval`
 	groff-base		# the man page rendered (eqdsctl.man, scripts/docs-drift.py)

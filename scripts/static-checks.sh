@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Static checks of the kernel code: a W=1 build with no warnings, sparse
 # (C=2) with no reports, and checkpatch --strict from the kernel source
-# package on every file under kmod/ and uapi/; and the docs against the
-# code (scripts/docs-drift.py).
+# package on every file under kmod/ and uapi/; the docs against the code
+# (scripts/docs-drift.py); and the netlink API: the YNL spec uapi/eqds.yaml
+# validates against the kernel's schema and the uapi header declares what
+# the spec generates (scripts/ynl-check.py).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=${KDIR:-$("$top/scripts/kdir.sh")}
@@ -32,6 +34,14 @@ if (cd "$top" && "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types
 else
 	grep -E 'ERROR|WARNING|CHECK' "$top/build/checkpatch.log" | head -40
 	echo "static: checkpatch FAILED"
+	rc=1
+fi
+
+if out=$("$top/scripts/ynl-check.py" 2>&1); then
+	echo "static: YNL spec uapi/eqds.yaml (schema genetlink-legacy, uapi header) ok"
+else
+	echo "$out" | head -40
+	echo "static: YNL spec uapi/eqds.yaml FAILED"
 	rc=1
 fi
 

@@ -115,6 +115,28 @@ ctl() {	# NS eqdsctl-args...: run eqdsctl in a namespace
 	ip netns exec "$n" "$EQDSCTL" "$@"
 }
 
+# ynl NS CLI-ARGS...: the kernel's generic netlink client (tools/ynl/cli.py,
+# Documentation/netlink.rst) driving eqds from its YNL spec alone, in
+# namespace NS (- for the initial one); JSON out. The spec's schema
+# validation is scripts/ynl-check.py's job, not repeated here.
+ynl() {
+	local ns=$1
+	shift
+	set -- python3 "$TOP/tools/ynl/cli.py" --spec "$TOP/uapi/eqds.yaml" --no-schema \
+		--output-json "$@"
+	if [ "$ns" = - ]; then "$@"; else ip netns exec "$ns" "$@"; fi
+}
+
+# ynl_req NS OP JSON...: do requests through the same library in one process
+# (selftests/tools/ynl_req.py); prints the kernel's answer to each on its own
+# line as genl_raw.py does, "errno=N msg=EXTACK" (errno=0: it succeeded).
+ynl_req() {
+	local ns=$1
+	shift
+	set -- python3 "$TOP/selftests/tools/ynl_req.py" "$@"
+	if [ "$ns" = - ]; then "$@"; else ip netns exec "$ns" "$@"; fi
+}
+
 # json_get JSON PYTHON-EXPR: evaluate an expression on the parsed JSON (as j).
 json_get() {
 	python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"

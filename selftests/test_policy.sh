@@ -12,7 +12,8 @@
 # - a rate cap on s1 holds it to the cap, s2 takes the rest;
 # - the host's bound on rcv (a container's namespace): rcv's own pull rate
 #   and weights are clamped to it, and rcv cannot lift it;
-# - bad rules on the command line and in raw netlink are refused.
+# - bad rules on the command line and from the spec-driven client (ynl) are
+#   refused.
 source "$(dirname "$0")/lib.sh"
 trap ns_del_all EXIT
 PULL=${EQDS_POLICY_PULL:-60}
@@ -184,32 +185,39 @@ check_fails "policy: unknown subcommand" "unknown subcommand" ctl rcv policy mov
 check_fails "bound: no such namespace" "cannot open" "$EQDSCTL" bound nosuchns pull-rate 5
 check_fails "bound: nothing to bound" "nothing to bound" "$EQDSCTL" bound rcv
 before=$(ctl rcv -j policy show)
-rule() {	# attributes of one rule: a raw SET_INSTANCE with it
-	ip netns exec rcv $RAW EQDS_CMD_SET_INSTANCE "EQDS_A_POLICY:nest:(1:nest:($1))" 2>&1
-}
-bad() {	# description errno-pattern msg-pattern raw-output
+# Bad rules and bounds through the kernel's generic client (ynl, reading
+# uapi/eqds.yaml), a few requests per process; genl_raw.py only for the
+# weight of the wrong width, which a spec-driven client cannot send.
+bad() {	# description errno-pattern msg-pattern "errno=N msg=TEXT"
 	if [[ $4 =~ errno=($2)\  ]] && grep -qiE -- "$3" <<< "$4"; then
 		ok "rejected: $1"
 	else
 		fail "rejected: $1" "got '$4'"
 	fi
 }
-P4="EQDS_POLICY_A_FAMILY:u16:2,EQDS_POLICY_A_ADDR:hex:0a000101,EQDS_POLICY_A_PREFIXLEN:u8:32"
-bad "weight 1000" "22|34" "range|max" "$(rule "$P4,EQDS_POLICY_A_WEIGHT:u32:1000")"
-bad "weight 0" "22|34" "range|min" "$(rule "$P4,EQDS_POLICY_A_WEIGHT:u32:0")"
-bad "prio 9" "22|34" "range|max" "$(rule "$P4,EQDS_POLICY_A_PRIO:u8:9")"
-bad "weight of the wrong width" "22|34" "length|type|invalid" "$(rule "$P4,EQDS_POLICY_A_WEIGHT:u8:3")"
-bad "rule without a prefix length" 22 "needs" \
-	"$(rule "EQDS_POLICY_A_FAMILY:u16:2,EQDS_POLICY_A_ADDR:hex:0a000101")"
-bad "two rules for one prefix" 22 "same prefix" "$(ip netns exec rcv $RAW EQDS_CMD_SET_INSTANCE \
-	"EQDS_A_POLICY:nest:(1:nest:($P4),2:nest:($P4))" 2>&1)"
-bad "a bound set through SET_INSTANCE" 22 "host" "$(ip netns exec rcv $RAW EQDS_CMD_SET_INSTANCE \
-	"EQDS_A_BOUND:nest:(EQDS_BOUND_A_PULL_RATE:u32:5)" 2>&1)"
-bad "SET_BOUND from a namespace" 1 "initial" "$(ip netns exec rcv $RAW EQDS_CMD_SET_BOUND \
-	EQDS_A_NETNS_FD:u32:0 "EQDS_A_BOUND:nest:()" 2>&1)"
-bad "SET_BOUND with a descriptor that is no namespace" "22|9" "namespace" \
-	"$($RAW EQDS_CMD_SET_BOUND EQDS_A_NETNS_FD:u32:0 "EQDS_A_BOUND:nest:()" 2>&1 < /dev/null)"
-bad "SET_BOUND without the bound" 22 "needs" "$($RAW EQDS_CMD_SET_BOUND EQDS_A_NETNS_FD:u32:0 2>&1)"
+P4='"family": 2, "addr": "0a000101", "prefixlen": 32'
+mapfile -t r < <(ynl_req rcv set-instance \
+	"{\"policy\": [{$P4, \"weight\": 1000}]}" \
+	"{\"policy\": [{$P4, \"weight\": 0}]}" \
+	"{\"policy\": [{$P4, \"prio\": 9}]}" \
+	'{"policy": [{"family": 2, "addr": "0a000101"}]}' \
+	"{\"policy\": [{$P4}, {$P4}]}" \
+	'{"bound": {"pull-rate": 5}}' 2>&1)
+bad "weight 1000" "22|34" "range|max" "${r[0]:-${r[*]}}"
+bad "weight 0" "22|34" "range|min" "${r[1]:-${r[*]}}"
+bad "prio 9" "22|34" "range|max" "${r[2]:-${r[*]}}"
+bad "rule without a prefix length" 22 "needs" "${r[3]:-${r[*]}}"
+bad "two rules for one prefix" 22 "same prefix" "${r[4]:-${r[*]}}"
+bad "a bound set through set-instance" 22 "host" "${r[5]:-${r[*]}}"
+bad "weight of the wrong width" "22|34" "length|type|invalid" "$(ip netns exec rcv $RAW \
+	EQDS_CMD_SET_INSTANCE "EQDS_A_POLICY:nest:(1:nest:(EQDS_POLICY_A_FAMILY:u16:2,\
+EQDS_POLICY_A_ADDR:hex:0a000101,EQDS_POLICY_A_PREFIXLEN:u8:32,EQDS_POLICY_A_WEIGHT:u8:3))" 2>&1)"
+bad "set-bound from a namespace" 1 "initial" \
+	"$(ynl_req rcv set-bound '{"netns-fd": 0, "bound": {}}' 2>&1)"
+mapfile -t r < <(ynl_req - set-bound '{"netns-fd": 0, "bound": {}}' '{"netns-fd": 0}' \
+	2>&1 < /dev/null)
+bad "set-bound with a descriptor that is no namespace" "22|9" "namespace" "${r[0]:-${r[*]}}"
+bad "set-bound without the bound" 22 "needs" "${r[1]:-${r[*]}}"
 expect_eq "rejected rules changed nothing" "$before" "$(ctl rcv -j policy show)"
 check "policy flush" ctl rcv policy flush
 expect_eq "flushed: no rules" "[]" "$(json_get "$(ctl rcv -j policy show)" "j['policy']")"

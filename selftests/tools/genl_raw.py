@@ -3,8 +3,12 @@
 """Send hand-built (possibly malformed) eqds generic netlink requests.
 
 Used by selftests to check that the kernel rejects bad input with an extack
-message. Attribute numbers come from uapi/linux/eqds.h (parsed at run time so
-they never drift).
+message. test_netlink.sh and test_policy.sh send every other request with the
+kernel's ynl client reading the YNL spec (tools/ynl) and use this only for
+what such a client cannot encode: an attribute of the wrong width, a type the
+spec does not have, a nest without NLA_F_NESTED.
+Attribute numbers come from uapi/linux/eqds.h (parsed at run time so they
+never drift).
 
   genl_raw.py CMD ATTR...     ATTR is TYPE:KIND:VALUE, KIND one of
                               u8 u16 u32 u64 str hex nest:(...) rawnest:(...)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
  * eqds generic netlink API: one definition shared by the kernel module and
- * eqdsctl. The YNL spec beside this file (uapi/eqds.yaml) describes the same
- * family for tools that read specs.
+ * eqdsctl. The YNL spec uapi/eqds.yaml describes the same family for tools
+ * that read specs; scripts/ynl-check.py (make check) fails unless this file
+ * declares exactly the names and values the kernel's ynl-gen-c.py generates
+ * from the spec. Change both together.
  *
  * Family "eqds", version EQDS_GENL_VERSION. Everything is per network
  * namespace: a request acts on the instance of the namespace the netlink
