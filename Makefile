@@ -14,6 +14,11 @@ deps:
 	scripts/deps.sh
 	$(MAKE) all
 
+# Only what a host needs to build eqds from source and run it (no test
+# kernels, qemu or test tools): then `make && make install`, or DKMS.
+host-deps:
+	scripts/deps.sh --host
+
 module:
 	$(MAKE) -C kmod KDIR=$(KDIR)
 
@@ -112,4 +117,4 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install debug-kernel clean
+.PHONY: all deps host-deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install debug-kernel clean
