@@ -108,6 +108,12 @@ install: module tools
 dkms-install:
 	scripts/dkms-install.sh
 
+# The Debian packages eqds-dkms and eqdsctl (debian/), built from a copy of
+# the tree, into $(DEB_OUT) (scripts/build-deb.sh).
+DEB_OUT ?= $(BUILD)/deb
+deb:
+	JOBS=$(JOBS) scripts/build-deb.sh $(DEB_OUT)
+
 # The debug kernel of `make check`'s last stage: built once, cached outside
 # the checkout; prints its build directory (scripts/debug-kernel.sh).
 debug-kernel:
@@ -117,4 +123,4 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps host-deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install debug-kernel clean
+.PHONY: all deps host-deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install deb debug-kernel clean
