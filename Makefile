@@ -14,6 +14,11 @@ deps:
 	scripts/deps.sh
 	$(MAKE) all
 
+# Only what a host needs to build eqds from source and run it (no test
+# kernels, qemu or test tools): then `make && make install`, or DKMS.
+host-deps:
+	scripts/deps.sh --host
+
 module:
 	$(MAKE) -C kmod KDIR=$(KDIR)
 
@@ -103,6 +108,12 @@ install: module tools
 dkms-install:
 	scripts/dkms-install.sh
 
+# The Debian packages eqds-dkms and eqdsctl (debian/), built from a copy of
+# the tree, into $(DEB_OUT) (scripts/build-deb.sh).
+DEB_OUT ?= $(BUILD)/deb
+deb:
+	JOBS=$(JOBS) scripts/build-deb.sh $(DEB_OUT)
+
 # The debug kernel of `make check`'s last stage: built once, cached outside
 # the checkout; prints its build directory (scripts/debug-kernel.sh).
 debug-kernel:
@@ -112,4 +123,4 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install debug-kernel clean
+.PHONY: all deps host-deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install deb debug-kernel clean

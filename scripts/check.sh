@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The whole test suite (`make check`): build, unit tests, fuzzers, static
-# checks, DKMS, then the selftests in one VM boot per test kernel named by
-# EQDS_VM_KERNELS (default both, 6.1 and 6.12), then, with
+# checks, DKMS, the Debian packages, then the selftests in one VM boot per
+# test kernel named by EQDS_VM_KERNELS (default both, 6.1 and 6.12), then, with
 # EQDS_DEBUG_KERNEL=1, the tests of locking and lifetimes on the debug kernel
 # (scripts/debug-kernel.sh, built once and cached outside the checkout;
 # EQDS_DEBUG_KASAN=1 adds KASAN to it; on request only until its tests'
@@ -112,6 +112,21 @@ stage "DKMS: build for each test kernel, skip any other"
 out=$(scripts/dkms-check.sh 2>&1)
 echo "$out"
 count "$(grep -c '^dkms: .* ok$' <<< "$out")" "$(grep -c '^dkms: .* FAILED$' <<< "$out")"
+
+stage "Debian packages: make deb, lintian"
+# selftests/test_packages.sh installs them in the VM.
+debdir=$build/deb
+[[ $debdir == /* ]] || debdir=$top/$debdir
+if scripts/build-deb.sh --lintian "$debdir" > "$log/deb.log" 2>&1; then
+	grep -E '^[EWI]: ' "$log/deb.log"
+	echo "deb: eqds-dkms and eqdsctl built, lintian clean"
+	count 1 0
+else
+	tail -30 "$log/deb.log"
+	echo "deb: FAILED"
+	count 0 1
+fi
+export EQDS_DEB_DIR=$debdir
 
 # vm_suite KVER OUTDIR: the selftests in one boot of KVER, with its module.
 vm_suite() {

@@ -1,12 +1,22 @@
 #!/bin/bash
-# Install everything eqds needs to build, test and demo, from Debian's packages.
-# Idempotent. On a machine that can load modules, the headers of the running
-# kernel are installed too; the pinned test kernels (image + exactly matching
-# headers) of Debian 12's two series, 6.1 and 6.12, are always installed,
+# Install what eqds needs from Debian's packages. Idempotent.
+#   deps.sh          everything: build, development, the test suite, demos,
+#                    packaging (make deps)
+#   deps.sh --host   only what a host needs to build eqds from source and run
+#                    it (make host-deps)
+# On a machine that can load modules, the headers of the running kernel are
+# installed too. Without --host, the pinned test kernels (image + exactly
+# matching headers) of Debian 12's two series, 6.1 and 6.12, are installed,
 # resolved from Debian's meta-packages so a security update that renames the
 # ABI does not break a fresh install (scripts/test-kernel.sh names them).
 set -euo pipefail
 
+host_only=0
+case ${1:-} in
+--host) host_only=1 ;;
+"") ;;
+*) echo "usage: deps.sh [--host]" >&2; exit 2 ;;
+esac
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: must run as root (apt-get)" >&2
 	exit 1
@@ -14,6 +24,14 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 
 apt-get update -qq
+
+# A host: build the module (DKMS or make) and eqdsctl, and run them.
+pkgs=(
+	build-essential kmod libnl-3-dev libnl-genl-3-dev pkg-config cmake
+	dkms
+	dwarves			# pahole: the module's BTF (scripts/module-btf.sh)
+	bash-completion
+)
 
 # resolve FLAVOUR: the ABI that Debian's meta-packages linux-image-FLAVOUR
 # and linux-headers-FLAVOUR point to, the same for both.
@@ -27,25 +45,28 @@ resolve() {
 	fi
 	echo "$abi"
 }
-abi=$(resolve amd64)		# 6.1, bookworm's default kernel
-abi612=$(resolve 6.12-amd64)	# 6.12, from bookworm-security (also Debian 13's series)
 
-pkgs=(
-	build-essential kmod cpio xz-utils gzip bc flex bison
-	"linux-image-$abi" "linux-headers-$abi" linux-source-6.1
-	"linux-image-$abi612" "linux-headers-$abi612"
-	qemu-system-x86 busybox-static
-	libnl-3-dev libnl-genl-3-dev pkg-config cmake googletest
-	clang libclang-rt-14-dev sparse
-	iproute2 iperf3 iputils-ping nftables tcpdump tshark ethtool bpftool
-	util-linux procps python3 dkms
-	dwarves			# pahole: the module's BTF (scripts/module-btf.sh)
-	linux-source-6.12 libelf-dev	# the debug kernel (scripts/debug-kernel.sh)
-	python3-yaml python3-jsonschema	# the YNL spec's check and client (tools/ynl/)
-	python3-matplotlib	# the plots of `make eval`
-	gnuplot-nox		# the plots of `make sim-eval`
-	groff-base		# the man page rendered (eqdsctl.man, scripts/docs-drift.py)
-)
+# Development and the test suite besides.
+if [ "$host_only" = 0 ]; then
+	abi=$(resolve amd64)		# 6.1, bookworm's default kernel
+	abi612=$(resolve 6.12-amd64)	# 6.12, from bookworm-security (also Debian 13's series)
+	pkgs+=(
+		cpio xz-utils gzip bc flex bison
+		"linux-image-$abi" "linux-headers-$abi" linux-source-6.1
+		"linux-image-$abi612" "linux-headers-$abi612"
+		qemu-system-x86 busybox-static
+		googletest
+		clang libclang-rt-14-dev sparse
+		iproute2 iperf3 iputils-ping nftables tcpdump tshark ethtool bpftool
+		util-linux procps python3
+		linux-source-6.12 libelf-dev	# the debug kernel (scripts/debug-kernel.sh)
+		python3-yaml python3-jsonschema	# the YNL spec's check and client (tools/ynl/)
+		python3-matplotlib	# the plots of `make eval`
+		gnuplot-nox		# the plots of `make sim-eval`
+		groff-base		# the man page rendered (eqdsctl.man, scripts/docs-drift.py)
+		debhelper dh-dkms lintian	# make deb (debian/)
+	)
+fi
 
 # A real host with loadable modules also gets headers for the running kernel.
 if [ -e /proc/modules ] && ! [ -d "/lib/modules/$(uname -r)/build" ]; then
@@ -57,6 +78,10 @@ if [ -e /proc/modules ] && ! [ -d "/lib/modules/$(uname -r)/build" ]; then
 fi
 
 apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+if [ "$host_only" = 1 ]; then
+	echo "deps: installed what a host needs to build and run eqds"
+	exit 0
+fi
 echo "$abi" > "$(dirname "$0")/../.test-kernel"
 echo "$abi612" > "$(dirname "$0")/../.test-kernel-6.12"
 echo "deps: installed; test kernels $abi (the default) and $abi612"

@@ -7,7 +7,8 @@
 # final scan must find no leak, or the run fails.
 #
 # Each test script runs in its own bash with a timeout (EQDS_TEST_TIMEOUT,
-# default 600 s); a test that hangs is killed and reported as failed.
+# default 600 s; a test that needs longer says so in a line "# timeout: S",
+# which only raises it); a test that hangs is killed and reported as failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${EQDS_VM_OUT:-/run/vm/out}
@@ -44,7 +45,9 @@ for t in "${tests[@]}"; do
 	res=$(mktemp)
 	t0=$(date +%s)
 	echo "# $name: running"
-	timeout -k 10 "$timeout_s" bash "$t" 3> "$res" 2>&1 | sed -u 's/^/# /'
+	t_s=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -1)
+	[ -n "$t_s" ] && [ "$t_s" -gt "$timeout_s" ] || t_s=$timeout_s
+	timeout -k 10 "$t_s" bash "$t" 3> "$res" 2>&1 | sed -u 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	secs=$(($(date +%s) - t0))
 	pass=$(grep '^ok ' "$res" | grep -vc '# SKIP')
@@ -60,7 +63,7 @@ for t in "${tests[@]}"; do
 		failed=$((failed + 1))
 	fi
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "# $name: timed out after ${timeout_s}s"
+		echo "# $name: timed out after ${t_s}s"
 		failed=$((failed + 1))
 		# Its EXIT trap never ran: its hosts would fail the next test.
 		for ns in $(ip netns list | awk '{print $1}'); do
