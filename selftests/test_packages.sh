@@ -10,8 +10,8 @@
 # gone at power-off. The .debs come from EQDS_DEB_DIR (default build/deb,
 # what `make deb` writes): without them the test is skipped.
 #
-# DKMS's build of the module under emulation takes 7 to 10 minutes on the
-# 2-core machine (dpkg -i: 420 s, and 705 s under a load of 4 to 5), past
+# DKMS's build of the module under emulation takes 7 to 12 minutes on the
+# 2-core machine (dpkg -i: 420 to 705 s, the most under a load of 4 to 5), past
 # run.sh's default limit:
 # timeout: 1500
 source "$(dirname "$0")/lib.sh"
