@@ -138,14 +138,7 @@ void write_instance_details_json(JsonWriter &w, const Config &c, const Bound &bo
 	ecn("tcp", c.queue_limit, c.tcp_ecn_min, c.tcp_ecn_max);
 	ecn("ll", c.ll_queue_limit, c.ll_ecn_min, c.ll_ecn_max);
 	w.key("bound");
-	w.begin_object();
-	w.key("pull_rate_mbit");
-	w.u64(bound.pull_rate_mbit);
-	w.key("max_weight");
-	w.u64(bound.max_weight);
-	w.key("min_prio");
-	w.u64(bound.min_prio);
-	w.end_object();
+	write_bound_json(w, bound);
 	w.end_object();
 }
 
@@ -157,6 +150,28 @@ std::string share_text(const Share &s)
 	if (s.rate_mbit)
 		t += " rate " + format_rate_mbit(s.rate_mbit);
 	return t;
+}
+
+void write_bound_json(JsonWriter &w, const Bound &b)
+{
+	w.begin_object();
+	w.key("pull_rate_mbit");
+	w.u64(b.pull_rate_mbit);
+	w.key("max_weight");
+	w.u64(b.max_weight);
+	w.key("min_prio");
+	w.u64(b.min_prio);
+	w.end_object();
+}
+
+void write_weight_prio_json(JsonWriter &w, const Share &s)
+{
+	w.begin_object();
+	w.key("weight");
+	w.u64(s.weight);
+	w.key("prio");
+	w.u64(s.prio);
+	w.end_object();
 }
 
 void write_share_json(JsonWriter &w, const Share &s)

@@ -52,6 +52,10 @@ void write_instance_details_json(JsonWriter &w, const Config &c, const Bound &bo
 // tunnel -d (receiving side): "policy PREFIX|default weight W prio P [rate R]".
 std::string share_text(const Share &s);
 void write_share_json(JsonWriter &w, const Share &s);
+// {"pull_rate_mbit", "max_weight", "min_prio"} of a bound.
+void write_bound_json(JsonWriter &w, const Bound &b);
+// {"weight", "prio"} of a share.
+void write_weight_prio_json(JsonWriter &w, const Share &s);
 
 } // namespace eqdsctl
 

@@ -250,36 +250,17 @@ void policy_fields(JsonWriter &w, const Policy &p, bool details = false)
 		w.key("rate_mbit");
 		w.u64(r.rate_mbit);
 		if (details) {
-			Share s = clamp_share(r, p.bound);
 			w.key("effective");
-			w.begin_object();
-			w.key("weight");
-			w.u64(s.weight);
-			w.key("prio");
-			w.u64(s.prio);
-			w.end_object();
+			write_weight_prio_json(w, clamp_share(r, p.bound));
 		}
 		w.end_object();
 	}
 	w.end_array();
 	w.key("bound");
-	w.begin_object();
-	w.key("pull_rate_mbit");
-	w.u64(p.bound.pull_rate_mbit);
-	w.key("max_weight");
-	w.u64(p.bound.max_weight);
-	w.key("min_prio");
-	w.u64(p.bound.min_prio);
-	w.end_object();
+	write_bound_json(w, p.bound);
 	if (details) {
-		Share s = default_share(p.bound);
 		w.key("default");
-		w.begin_object();
-		w.key("weight");
-		w.u64(s.weight);
-		w.key("prio");
-		w.u64(s.prio);
-		w.end_object();
+		write_weight_prio_json(w, default_share(p.bound));
 	}
 }
 
