@@ -8,7 +8,8 @@
 #
 # Each test script runs in its own bash with a timeout (EQDS_TEST_TIMEOUT,
 # default 600 s; a test that needs longer says so in a line "# timeout: S",
-# which only raises it); a test that hangs is killed and reported as failed.
+# which only raises it); a test that hangs is killed and reported as failed,
+# and so is one that leaves a network namespace behind.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${EQDS_VM_OUT:-/run/vm/out}
@@ -65,14 +66,22 @@ for t in "${tests[@]}"; do
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "# $name: timed out after ${t_s}s"
 		failed=$((failed + 1))
-		# Its EXIT trap never ran: its hosts would fail the next test.
-		for ns in $(ip netns list | awk '{print $1}'); do
-			ip netns pids "$ns" | xargs -r kill -9
-			ip netns del "$ns"
-		done
 	elif [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
 		echo "# $name: script exited $rc"
 		failed=$((failed + 1))
+	fi
+	# Hosts left behind (a killed test's EXIT trap never ran, or a host
+	# its cleanup did not know of) would fail the next test's setup.
+	left=$(ip netns list | awk '{print $1}')
+	if [ -n "$left" ]; then
+		if [ "$rc" != 124 ] && [ "$rc" != 137 ]; then
+			echo "# $name: left namespaces behind:" $left
+			failed=$((failed + 1))
+		fi
+		for ns in $left; do
+			ip netns pids "$ns" | xargs -r kill -9
+			ip netns del "$ns"
+		done
 	fi
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + failed))

@@ -11,7 +11,7 @@ trap 'ns_del_all; rm -f $batch' EXIT
 batch=/tmp/eqdsctl-batch.$$
 
 check "load eqds" eqds_load
-check "two hosts" two_hosts
+two_hosts || { fail "two hosts"; exit 1; }
 
 cat > $batch <<'EOF'
 # a batch: comments, blank lines, a continued line
