@@ -14,10 +14,9 @@
 source "$(dirname "$0")/lib.sh"
 TRACING=/sys/kernel/tracing
 out=/tmp/tracing.$$
-bt_pid='' perf_pid=''
+bt_pid=''
 cleanup() {
 	[ -n "$bt_pid" ] && kill "$bt_pid" 2> /dev/null
-	[ -n "$perf_pid" ] && kill "$perf_pid" 2> /dev/null
 	wait 2> /dev/null
 	ns_del_all
 	rm -rf $out
@@ -65,8 +64,6 @@ tracepoint:skb:kfree_skb /@skbs[args->skbaddr]/
 END { clear(@skbs); }
 EOF
 
-perf record -e 'eqds:*' -a -o $out/perf.data > $out/perf.log 2>&1 &
-perf_pid=$!
 bpftrace $out/drops.bt > $out/bt.log 2>&1 &
 bt_pid=$!
 t0=$(date +%s)
@@ -84,22 +81,25 @@ fi
 echo "bpftrace attached in $(($(date +%s) - t0)) s"
 sleep 0.5
 
-# Tunnels both ways, and pulls: events with a direction and a tunnel id.
-ip netns exec h1 ping -c 3 -i 0.2 -q 10.0.1.2 > /dev/null
-# 1. h2 to its own address: a datagram too short for an EQDS header.
-send h2 10.0.1.2 00
-# 2. h2 to its own address: an RTS, well formed, but h2 is not h2's peer.
-send h2 10.0.1.2 11100000000000010000000000000000
-# 3. h1's local socket to the EQDS port of its destination.
-send h1 10.0.1.2 00
-sleep 1
+workload() {
+	# Tunnels both ways, and pulls: events with a direction and a tunnel id.
+	ip netns exec h1 ping -c 3 -i 0.2 -q 10.0.1.2 > /dev/null
+	# 1. h2 to its own address: a datagram too short for an EQDS header.
+	send h2 10.0.1.2 00
+	# 2. h2 to its own address: an RTS, well formed, but h2 is not h2's peer.
+	send h2 10.0.1.2 11100000000000010000000000000000
+	# 3. h1's local socket to the EQDS port of its destination.
+	send h1 10.0.1.2 00
+	sleep 1
+}
+# perf runs the workload itself: it starts it only once its events are
+# enabled, where a perf record started in the background may not yet be.
+export -f send workload
+perf record -e 'eqds:*' -a -o $out/perf.data -- bash -c workload > $out/perf.log 2>&1
 
 kill -INT $bt_pid 2> /dev/null	# gone already if it failed to attach
 wait $bt_pid
 bt_pid=''
-kill -INT $perf_pid
-wait $perf_pid
-perf_pid=''
 echo "traced; tools stopped after $(($(date +%s) - t0)) s"
 cat $out/bt.log
 
