@@ -137,7 +137,8 @@ static bool forged_eqds(struct eqds_net *en, struct sk_buff *skb,
 		return false;
 	if (forwarded && !local_source(state, skb))
 		return false;
-	eqds_count(en, EQDS_STATS_A_DROP_LOCAL_PORT);
+	/* Freed by netfilter, at our NF_DROP (SKB_DROP_REASON_NETFILTER_DROP). */
+	eqds_count_drop(en, EQDS_STATS_A_DROP_LOCAL_PORT, NULL, skb);
 	eqds_count(en, EQDS_STATS_A_TX_DROPS);
 	return true;
 }

@@ -17,6 +17,45 @@
 
 unsigned int eqds_net_id __read_mostly;
 
+/*
+ * The closest of the kernel's generic drop reasons to each drop_* counter's:
+ * what skb:kfree_skb reports for the packet (perf, dropwatch, pwru), where
+ * eqds_drop has the counter's. Only reasons every supported kernel has.
+ * Documentation/counters.rst ("Drop reasons for the kernel's tools") says
+ * why each. drop_xmit and drop_local_port are freed by the kernel, not by
+ * eqds: the IP output path and netfilter (at our NF_DROP) give their own.
+ */
+static const u8 eqds_generic_drop_reasons[__EQDS_STATS_A_MAX] = {
+	[EQDS_STATS_A_DROP_QUEUE_FULL] = SKB_DROP_REASON_QDISC_DROP,
+	[EQDS_STATS_A_DROP_NOMEM] = SKB_DROP_REASON_NOMEM,
+	[EQDS_STATS_A_DROP_NOROUTE] = SKB_DROP_REASON_IP_OUTNOROUTES,
+	[EQDS_STATS_A_DROP_DECODE] = SKB_DROP_REASON_INVALID_PROTO,
+	[EQDS_STATS_A_DROP_INNER] = SKB_DROP_REASON_IP_INHDR,
+	[EQDS_STATS_A_DROP_UNKNOWN] = SKB_DROP_REASON_NO_SOCKET,
+	[EQDS_STATS_A_DROP_DUP] = SKB_DROP_REASON_TCP_OLD_DATA,
+	[EQDS_STATS_A_DROP_WINDOW] = SKB_DROP_REASON_TCP_OVERWINDOW,
+	[EQDS_STATS_A_DROP_STALE] = SKB_DROP_REASON_NO_SOCKET,
+	[EQDS_STATS_A_DROP_SEGS] = SKB_DROP_REASON_INVALID_PROTO,
+	[EQDS_STATS_A_DROP_TUNNEL_LIMIT] = SKB_DROP_REASON_PROTO_MEM,
+	[EQDS_STATS_A_DROP_NO_SOCKET] = SKB_DROP_REASON_NO_SOCKET,
+	[EQDS_STATS_A_DROP_XMIT] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[EQDS_STATS_A_DROP_PEER] = SKB_DROP_REASON_SOCKET_FILTER,
+	[EQDS_STATS_A_DROP_CTRL] = SKB_DROP_REASON_INVALID_PROTO,
+	[EQDS_STATS_A_DROP_TUNNEL_RATE] = SKB_DROP_REASON_PROTO_MEM,
+	[EQDS_STATS_A_DROP_EPOCH] = SKB_DROP_REASON_TCP_INVALID_SYN,
+	[EQDS_STATS_A_DROP_QUEUED_LIMIT] = SKB_DROP_REASON_QDISC_DROP,
+	[EQDS_STATS_A_DROP_DELIVER] = SKB_DROP_REASON_CPU_BACKLOG,
+	[EQDS_STATS_A_DROP_LOCAL_PORT] = SKB_DROP_REASON_NETFILTER_DROP,
+};
+
+enum skb_drop_reason eqds_skb_drop_reason(enum eqds_stats_attr why)
+{
+	BUILD_BUG_ON(SKB_DROP_REASON_MAX > U8_MAX);
+	if (why >= __EQDS_STATS_A_MAX || !eqds_generic_drop_reasons[why])
+		return SKB_DROP_REASON_NOT_SPECIFIED;
+	return eqds_generic_drop_reasons[why];
+}
+
 static int __net_init eqds_net_init(struct net *net)
 {
 	struct eqds_net *en = eqds_net(net);

@@ -81,8 +81,9 @@ static inline struct eqds_net *eqds_net(const struct net *net)
 
 /*
  * The counters of a drop's reason (drop_*), each also a tracepoint. A new
- * drop_* counter belongs here and in trace.h's eqds_drop names. Callers
- * pass constants, so the test folds away.
+ * drop_* counter belongs here, in trace.h's eqds_drop names and in the
+ * generic reasons of netns.c. Callers pass constants, so the test folds
+ * away.
  */
 static inline bool eqds_stat_is_drop(enum eqds_stats_attr idx)
 {
@@ -98,18 +99,38 @@ static inline bool eqds_stat_is_drop(enum eqds_stats_attr idx)
 	}
 }
 
-/* Counts an event; a drop is traced too, with the peer it came from if any. */
-static inline void eqds_count_from(struct eqds_net *en, enum eqds_stats_attr idx,
-				   const struct eqds_addr *peer)
+enum skb_drop_reason eqds_skb_drop_reason(enum eqds_stats_attr why);
+
+/*
+ * A drop by reason why (a drop_* counter): counted, and traced with the
+ * packet's address (which is only recorded, never read: the packet may be
+ * freed already) and the peer it came from, if any.
+ */
+static inline void eqds_count_drop(struct eqds_net *en, enum eqds_stats_attr why,
+				   const struct eqds_addr *peer, const void *skbaddr)
 {
-	eqds_stats_add(en->stats, idx, 1);
-	if (eqds_stat_is_drop(idx))
-		trace_eqds_drop(en->net->ns.inum, idx, peer);
+	eqds_stats_add(en->stats, why, 1);
+	trace_eqds_drop(en->net->ns.inum, why, peer, skbaddr);
 }
 
+/* Counts an event; a drop with no packet in hand is traced too. */
 static inline void eqds_count(struct eqds_net *en, enum eqds_stats_attr idx)
 {
-	eqds_count_from(en, idx, NULL);
+	if (eqds_stat_is_drop(idx))
+		eqds_count_drop(en, idx, NULL, NULL);
+	else
+		eqds_stats_add(en->stats, idx, 1);
+}
+
+/*
+ * A packet dropped by eqds: counted and traced by reason, then freed with
+ * the reason's generic one (netns.c), which skb:kfree_skb reports.
+ */
+static inline void eqds_drop_skb(struct eqds_net *en, struct sk_buff *skb,
+				 enum eqds_stats_attr why, const struct eqds_addr *peer)
+{
+	eqds_count_drop(en, why, peer, skb);
+	kfree_skb_reason(skb, eqds_skb_drop_reason(why));
 }
 
 /* A received packet dropped: counted by reason and in rx_drops. */
@@ -117,9 +138,18 @@ static inline void eqds_rx_drop(struct eqds_net *en, struct sk_buff *skb,
 				enum eqds_stats_attr why,
 				const struct eqds_addr *peer)
 {
-	eqds_count_from(en, why, peer);
+	eqds_count_drop(en, why, peer, skb);
 	eqds_count(en, EQDS_STATS_A_RX_DROPS);
-	kfree_skb(skb);
+	kfree_skb_reason(skb, eqds_skb_drop_reason(why));
+}
+
+/* A captured packet dropped: counted by reason and in tx_drops. */
+static inline void eqds_tx_drop(struct eqds_net *en, struct sk_buff *skb,
+				enum eqds_stats_attr why)
+{
+	eqds_count_drop(en, why, NULL, skb);
+	eqds_count(en, EQDS_STATS_A_TX_DROPS);
+	kfree_skb_reason(skb, eqds_skb_drop_reason(why));
 }
 
 int eqds_netns_register(void);

@@ -66,7 +66,7 @@ static void send_pull(struct eqds_net *en, const struct grant *g)
 	t->rx.since_ack = 0;
 	local = t->local;
 	t->counters.pulls++;
-	trace_eqds_pull(t->id, &t->peer, g->epoch, g->pull_no);
+	trace_eqds_pull(t->en->net->ns.inum, t->id, &t->peer, g->epoch, g->pull_no);
 	spin_unlock_bh(&t->lock);
 
 	pkt.type = EQDS_TYPE_CTRL;

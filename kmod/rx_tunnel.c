@@ -84,7 +84,8 @@ static void plan(struct eqds_rxt *t, struct ack_plan *a, u8 extra, u32 ack,
 	t->rx.since_ack = 0;
 	if (extra & EQDS_F_NACK) {
 		t->counters.nacks++;
-		trace_eqds_nack(EQDS_TUNNEL_DIR_RX, t->id, &t->peer, t->rx.epoch, ack, sack);
+		trace_eqds_nack(t->en->net->ns.inum, EQDS_TUNNEL_DIR_RX, t->id, &t->peer,
+				t->rx.epoch, ack, sack);
 	}
 }
 
@@ -104,7 +105,8 @@ static void plan_nack(struct eqds_rxt *t, struct ack_plan *a, u32 seq, u64 sack)
 	m->sack = sack;
 	m->path = t->path++;
 	t->counters.nacks++;
-	trace_eqds_nack(EQDS_TUNNEL_DIR_RX, t->id, &t->peer, t->rx.epoch, seq, sack);
+	trace_eqds_nack(t->en->net->ns.inum, EQDS_TUNNEL_DIR_RX, t->id, &t->peer,
+			t->rx.epoch, seq, sack);
 }
 
 static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct ctrl_msg *m)
@@ -202,7 +204,7 @@ static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 		if (WARN_ON_ONCE(!skb))
 			break;
 		__skb_queue_tail(out, skb);
-		trace_eqds_reorder_release(t->id, &t->peer, seq,
+		trace_eqds_reorder_release(t->en->net->ns.inum, t->id, &t->peer, seq,
 					   t->rx.stats.skipped - before, t->rx.nheld);
 	}
 	if (t->rx.stats.skipped != skipped)
@@ -314,6 +316,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		      const struct eqds_addr *local, u32 ip_id)
 {
 	bool syn = pkt->flags & EQDS_F_SYN;
+	enum eqds_stats_attr why;
 	struct ack_plan ack = {};
 	struct sk_buff_head out;
 	enum eqds_outer_id_verdict numbered;
@@ -326,12 +329,13 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		fin_rcv(en, skb, pkt, peer, local);
 		return;
 	}
-	t = syn ? eqds_rxt_get(en, peer, local) : eqds_rxt_lookup(en, peer, local);
+	/* A SYN whose tunnel cannot be made for another reason: the limit's. */
+	why = syn ? EQDS_STATS_A_DROP_TUNNEL_LIMIT : EQDS_STATS_A_DROP_UNKNOWN;
+	t = syn ? eqds_rxt_get(en, peer, local, &why) : eqds_rxt_lookup(en, peer, local);
 	if (!t) {
 		if (!syn)
 			send_rst(en, local, peer, pkt->epoch);
-		eqds_rx_drop(en, skb, syn ? EQDS_STATS_A_DROP_TUNNEL_LIMIT :
-					   EQDS_STATS_A_DROP_UNKNOWN, peer);
+		eqds_rx_drop(en, skb, why, peer);
 		return;
 	}
 	if (pkt->next_proto != EQDS_NP_NONE) {

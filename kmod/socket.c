@@ -69,49 +69,49 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	int err;
 	u8 tos;
 
-	if (!en)
-		goto drop;
+	/* The socket is being released: no instance to count it in. */
+	if (!en) {
+		kfree_skb_reason(skb, SKB_DROP_REASON_NO_SOCKET);
+		return 0;
+	}
 	outer_addrs(skb, &peer, &local, &ip_id, &tos);
 	len = skb->len - sizeof(struct udphdr);
+	why = EQDS_STATS_A_DROP_DECODE;
 	if (skb->len < sizeof(struct udphdr) ||
-	    !pskb_may_pull(skb, sizeof(struct udphdr) + min_t(u32, len, EQDS_CTRL_HLEN))) {
-		eqds_count_from(en, EQDS_STATS_A_DROP_DECODE, &peer);
-		goto drop_counted;
-	}
+	    !pskb_may_pull(skb, sizeof(struct udphdr) + min_t(u32, len, EQDS_CTRL_HLEN)))
+		goto drop;
 	/* The decoder reads the header only: at most EQDS_CTRL_HLEN bytes. */
 	err = eqds_decode(skb->data + sizeof(struct udphdr), len, &pkt);
-	if (err < 0) {
-		eqds_count_from(en, EQDS_STATS_A_DROP_DECODE, &peer);
-		goto drop_counted;
-	}
-	if (!eqds_peer_ok(rcu_dereference(en->config), &peer)) {
-		eqds_count_from(en, EQDS_STATS_A_DROP_PEER, &peer);
-		goto drop_counted;
-	}
+	if (err < 0)
+		goto drop;
+	why = EQDS_STATS_A_DROP_PEER;
+	if (!eqds_peer_ok(rcu_dereference(en->config), &peer))
+		goto drop;
 
 	if (pkt.type == EQDS_TYPE_CTRL) {
 		eqds_count(en, EQDS_STATS_A_RX_CTRL);
-		eqds_tx_ctrl_rcv(en, &peer, &pkt);
-		consume_skb(skb);
+		why = eqds_tx_ctrl_rcv(en, &peer, &pkt);
+		/* A control packet refused by its tunnel is not in rx_drops. */
+		if (why)
+			eqds_drop_skb(en, skb, why, &peer);
+		else
+			consume_skb(skb);
 		return 0;
 	}
 
 	proto = pkt.next_proto == EQDS_NP_IPV6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
+	why = EQDS_STATS_A_DROP_NOMEM;
 	if (__iptunnel_pull_header(skb, sizeof(struct udphdr) + pkt.hlen, proto,
-				   false, false)) {
-		eqds_count_from(en, EQDS_STATS_A_DROP_NOMEM, &peer);
-		goto drop_counted;
-	}
+				   false, false))
+		goto drop;
 	skb_reset_network_header(skb);
 	/* The outer link header stays: delivery rebuilds one from it. */
 	skb->pkt_type = PACKET_HOST;
 	/* The outer flow's hash, which spraying varies per packet. */
 	skb_clear_hash(skb);
 	why = eqds_admit_data(en, skb, &pkt, &peer, &local);
-	if (why) {
-		eqds_count_from(en, why, &peer);
-		goto drop_counted;
-	}
+	if (why)
+		goto drop;
 	/*
 	 * The device whose speed sets the pull rate: only an admitted packet
 	 * may name it, or anyone could pick the rate with one spoofed packet
@@ -125,10 +125,8 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	eqds_rx_data_rcv(en, skb, &pkt, &peer, &local, ip_id);
 	return 0;
 
-drop_counted:
-	eqds_count(en, EQDS_STATS_A_RX_DROPS);
 drop:
-	kfree_skb(skb);
+	eqds_rx_drop(en, skb, why, &peer);
 	return 0;
 }
 

@@ -7,8 +7,13 @@
  *	echo 1 > /sys/kernel/tracing/events/eqds/enable
  * Peers are recorded as IPv6 addresses, IPv4 ones v4-mapped (as the tcp
  * tracepoints do), so one field serves both families. netns is the
- * namespace's inode number (as `ls -L /proc/PID/ns/net -i` shows it).
+ * namespace's inode number (as `ls -L /proc/PID/ns/net -i` shows it), in
+ * every event that names a tunnel (IDs are per namespace) or a drop.
  * Documentation/eqds.rst lists the events and what each one means.
+ *
+ * Every enum printed by name is also given to TRACE_DEFINE_ENUM: tracefs
+ * then shows its values as numbers in the event's format, which is all
+ * that perf and trace-cmd (libtraceevent) can decode.
  *
  * Defined once, in trace.c (CREATE_TRACE_POINTS). Disabled, each costs a
  * static branch at its call site.
@@ -48,6 +53,34 @@ static inline void eqds_tp_store_peer_or_any(u8 *dst, const struct eqds_addr *p)
 }
 #endif
 
+TRACE_DEFINE_ENUM(EQDS_TUNNEL_DIR_TX);
+TRACE_DEFINE_ENUM(EQDS_TUNNEL_DIR_RX);
+TRACE_DEFINE_ENUM(EQDS_TUNNEL_DEL_IDLE);
+TRACE_DEFINE_ENUM(EQDS_TUNNEL_DEL_PEER_SILENT);
+TRACE_DEFINE_ENUM(EQDS_TUNNEL_DEL_HALF_OPEN);
+TRACE_DEFINE_ENUM(EQDS_TUNNEL_DEL_SHUTDOWN);
+
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_QUEUE_FULL);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_NOMEM);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_NOROUTE);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_DECODE);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_INNER);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_UNKNOWN);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_DUP);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_WINDOW);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_STALE);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_SEGS);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_TUNNEL_LIMIT);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_NO_SOCKET);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_XMIT);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_PEER);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_CTRL);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_TUNNEL_RATE);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_EPOCH);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_QUEUED_LIMIT);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_DELIVER);
+TRACE_DEFINE_ENUM(EQDS_STATS_A_DROP_LOCAL_PORT);
+
 #define EQDS_TP_DIR(d)							\
 	__print_symbolic(d, { EQDS_TUNNEL_DIR_TX, "tx" }, { EQDS_TUNNEL_DIR_RX, "rx" })
 
@@ -71,8 +104,13 @@ DECLARE_EVENT_CLASS(eqds_tunnel_class,
 		    TP_printk("netns=%u %s id=%u peer=%pI6c epoch=%u reason=%s",
 			      __entry->netns, EQDS_TP_DIR(__entry->dir), __entry->id,
 			      __entry->peer, __entry->epoch,
-			      __print_symbolic(__entry->reason,
-					       { -1, "-" },
+			      /*
+			       * -1, no reason, as the u32 it is in the format:
+			       * libtraceevent reads the field without extending
+			       * its sign.
+			       */
+			      __print_symbolic((u32)__entry->reason,
+					       { 0xffffffff, "-" },
 					       { EQDS_TUNNEL_DEL_IDLE, "idle" },
 					       { EQDS_TUNNEL_DEL_PEER_SILENT, "peer-silent" },
 					       { EQDS_TUNNEL_DEL_HALF_OPEN, "half-open" },
@@ -96,18 +134,20 @@ DEFINE_EVENT(eqds_tunnel_class, eqds_tunnel_restart,
 
 /* The receiver granted credit: pull number pull_no to the peer. */
 TRACE_EVENT(eqds_pull,
-	    TP_PROTO(u32 id, const struct eqds_addr *peer, u32 epoch, u32 pull_no),
-	    TP_ARGS(id, peer, epoch, pull_no),
-	    TP_STRUCT__entry(__field(u32, id)
+	    TP_PROTO(u32 netns, u32 id, const struct eqds_addr *peer, u32 epoch, u32 pull_no),
+	    TP_ARGS(netns, id, peer, epoch, pull_no),
+	    TP_STRUCT__entry(__field(u32, netns)
+			     __field(u32, id)
 			     __field(u32, epoch)
 			     __field(u32, pull_no)
 			     __array(u8, peer, 16)),
-	    TP_fast_assign(__entry->id = id;
+	    TP_fast_assign(__entry->netns = netns;
+			   __entry->id = id;
 			   __entry->epoch = epoch;
 			   __entry->pull_no = pull_no;
 			   eqds_tp_store_peer(__entry->peer, peer);),
-	    TP_printk("id=%u peer=%pI6c epoch=%u pull_no=%u", __entry->id,
-		      __entry->peer, __entry->epoch, __entry->pull_no)
+	    TP_printk("netns=%u id=%u peer=%pI6c epoch=%u pull_no=%u", __entry->netns,
+		      __entry->id, __entry->peer, __entry->epoch, __entry->pull_no)
 );
 
 /*
@@ -115,42 +155,47 @@ TRACE_EVENT(eqds_pull,
  * send it, tx received it.
  */
 TRACE_EVENT(eqds_nack,
-	    TP_PROTO(u8 dir, u32 id, const struct eqds_addr *peer, u32 epoch,
+	    TP_PROTO(u32 netns, u8 dir, u32 id, const struct eqds_addr *peer, u32 epoch,
 		     u32 seq, u64 sack),
-	    TP_ARGS(dir, id, peer, epoch, seq, sack),
+	    TP_ARGS(netns, dir, id, peer, epoch, seq, sack),
 	    TP_STRUCT__entry(__field(u64, sack)
+			     __field(u32, netns)
 			     __field(u32, id)
 			     __field(u32, epoch)
 			     __field(u32, seq)
 			     __field(u8, dir)
 			     __array(u8, peer, 16)),
 	    TP_fast_assign(__entry->sack = sack;
+			   __entry->netns = netns;
 			   __entry->id = id;
 			   __entry->epoch = epoch;
 			   __entry->seq = seq;
 			   __entry->dir = dir;
 			   eqds_tp_store_peer(__entry->peer, peer);),
-	    TP_printk("%s id=%u peer=%pI6c epoch=%u seq=%u sack=%#llx",
-		      EQDS_TP_DIR(__entry->dir), __entry->id, __entry->peer,
+	    TP_printk("netns=%u %s id=%u peer=%pI6c epoch=%u seq=%u sack=%#llx",
+		      __entry->netns, EQDS_TP_DIR(__entry->dir), __entry->id, __entry->peer,
 		      __entry->epoch, __entry->seq, __entry->sack)
 );
 
 /* The sender resends the data packet that starts at seq. */
 TRACE_EVENT(eqds_retransmit,
-	    TP_PROTO(u32 id, const struct eqds_addr *peer, u32 epoch, u32 seq, u32 len),
-	    TP_ARGS(id, peer, epoch, seq, len),
-	    TP_STRUCT__entry(__field(u32, id)
+	    TP_PROTO(u32 netns, u32 id, const struct eqds_addr *peer, u32 epoch, u32 seq,
+		     u32 len),
+	    TP_ARGS(netns, id, peer, epoch, seq, len),
+	    TP_STRUCT__entry(__field(u32, netns)
+			     __field(u32, id)
 			     __field(u32, epoch)
 			     __field(u32, seq)
 			     __field(u32, len)
 			     __array(u8, peer, 16)),
-	    TP_fast_assign(__entry->id = id;
+	    TP_fast_assign(__entry->netns = netns;
+			   __entry->id = id;
 			   __entry->epoch = epoch;
 			   __entry->seq = seq;
 			   __entry->len = len;
 			   eqds_tp_store_peer(__entry->peer, peer);),
-	    TP_printk("id=%u peer=%pI6c epoch=%u seq=%u len=%u", __entry->id,
-		      __entry->peer, __entry->epoch, __entry->seq, __entry->len)
+	    TP_printk("netns=%u id=%u peer=%pI6c epoch=%u seq=%u len=%u", __entry->netns,
+		      __entry->id, __entry->peer, __entry->epoch, __entry->seq, __entry->len)
 );
 
 /*
@@ -159,39 +204,47 @@ TRACE_EVENT(eqds_retransmit,
  * filled in time); held is how many packets it still holds.
  */
 TRACE_EVENT(eqds_reorder_release,
-	    TP_PROTO(u32 id, const struct eqds_addr *peer, u32 seq, u32 skipped,
+	    TP_PROTO(u32 netns, u32 id, const struct eqds_addr *peer, u32 seq, u32 skipped,
 		     u32 held),
-	    TP_ARGS(id, peer, seq, skipped, held),
-	    TP_STRUCT__entry(__field(u32, id)
+	    TP_ARGS(netns, id, peer, seq, skipped, held),
+	    TP_STRUCT__entry(__field(u32, netns)
+			     __field(u32, id)
 			     __field(u32, seq)
 			     __field(u32, skipped)
 			     __field(u32, held)
 			     __array(u8, peer, 16)),
-	    TP_fast_assign(__entry->id = id;
+	    TP_fast_assign(__entry->netns = netns;
+			   __entry->id = id;
 			   __entry->seq = seq;
 			   __entry->skipped = skipped;
 			   __entry->held = held;
 			   eqds_tp_store_peer(__entry->peer, peer);),
-	    TP_printk("id=%u peer=%pI6c seq=%u skipped=%u held=%u", __entry->id,
-		      __entry->peer, __entry->seq, __entry->skipped, __entry->held)
+	    TP_printk("netns=%u id=%u peer=%pI6c seq=%u skipped=%u held=%u", __entry->netns,
+		      __entry->id, __entry->peer, __entry->seq, __entry->skipped, __entry->held)
 );
 
 /*
  * A packet dropped, by the counter that counted it (drop_<reason>). Fired
  * where that counter is incremented, so the two match one for one. peer is
  * the received packet's outer source, or :: for a packet going out or one
- * dropped at delivery, after decapsulation.
+ * dropped at delivery, after decapsulation. skbaddr is the packet, as
+ * skb:kfree_skb shows it when the packet is freed (after this event, but
+ * for drop_xmit, freed before by the IP output path); NULL for a drop with
+ * no packet yet (a control packet that could not be allocated).
  */
 TRACE_EVENT(eqds_drop,
-	    TP_PROTO(u32 netns, int reason, const struct eqds_addr *peer),
-	    TP_ARGS(netns, reason, peer),
-	    TP_STRUCT__entry(__field(u32, netns)
+	    TP_PROTO(u32 netns, int reason, const struct eqds_addr *peer,
+		     const void *skbaddr),
+	    TP_ARGS(netns, reason, peer, skbaddr),
+	    TP_STRUCT__entry(__field(const void *, skbaddr)
+			     __field(u32, netns)
 			     __field(int, reason)
 			     __array(u8, peer, 16)),
-	    TP_fast_assign(__entry->netns = netns;
+	    TP_fast_assign(__entry->skbaddr = skbaddr;
+			   __entry->netns = netns;
 			   __entry->reason = reason;
 			   eqds_tp_store_peer_or_any(__entry->peer, peer);),
-	    TP_printk("netns=%u reason=%s peer=%pI6c", __entry->netns,
+	    TP_printk("netns=%u reason=%s peer=%pI6c skbaddr=%p", __entry->netns,
 		      __print_symbolic(__entry->reason,
 				       { EQDS_STATS_A_DROP_QUEUE_FULL, "queue_full" },
 				       { EQDS_STATS_A_DROP_NOMEM, "nomem" },
@@ -213,7 +266,7 @@ TRACE_EVENT(eqds_drop,
 				       { EQDS_STATS_A_DROP_QUEUED_LIMIT, "queued_limit" },
 				       { EQDS_STATS_A_DROP_DELIVER, "deliver" },
 				       { EQDS_STATS_A_DROP_LOCAL_PORT, "local_port" }),
-		      __entry->peer)
+		      __entry->peer, __entry->skbaddr)
 );
 
 #endif /* _EQDS_TRACE_H */

@@ -207,8 +207,8 @@ void eqds_tunnels_reap(struct eqds_net *en, bool all);
 /* Sending side (tx_tunnel.c). */
 void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 		     struct sk_buff *skb);
-void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
-		      const struct eqds_pkt *pkt);
+enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
+				      const struct eqds_pkt *pkt);
 
 /* Receiving side (rx_tunnel.c). */
 void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,

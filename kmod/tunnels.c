@@ -53,10 +53,11 @@ static const struct rhashtable_params rxt_params = {
  * against the table's size, which concurrent creators may overshoot by one
  * each.
  */
-static bool tunnel_budget(struct eqds_net *en, struct rhashtable *table, unsigned int max)
+static bool tunnel_budget(struct eqds_net *en, struct rhashtable *table, unsigned int max,
+			  enum eqds_stats_attr *why)
 {
 	if (atomic_read(&table->nelems) >= max) {
-		eqds_count(en, EQDS_STATS_A_DROP_TUNNEL_LIMIT);
+		*why = EQDS_STATS_A_DROP_TUNNEL_LIMIT;
 		return false;
 	}
 	atomic_inc(&en->ntunnels);
@@ -126,7 +127,8 @@ struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *pe
 }
 
 /* Caller holds rcu_read_lock(), as for every lookup: t is freed after RCU. */
-struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
+struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer,
+			      enum eqds_stats_attr *why)
 {
 	struct eqds_txt *t = eqds_txt_lookup(en, peer), *old;
 
@@ -134,20 +136,20 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer)
 
 	if (likely(t) || READ_ONCE(en->exiting))
 		return t;
-	if (!tunnel_budget(en, &en->txts, READ_ONCE(eqds_max_tx_tunnels)))
+	if (!tunnel_budget(en, &en->txts, READ_ONCE(eqds_max_tx_tunnels), why))
 		return NULL;
 	t = kzalloc(sizeof(*t), GFP_ATOMIC);
 	if (!t || dst_cache_init(&t->dst_cache, GFP_ATOMIC)) {
 		kfree(t);
 		atomic_dec(&en->ntunnels);
-		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		*why = EQDS_STATS_A_DROP_NOMEM;
 		return NULL;
 	}
 	if (id_reserve(&en->txt_ids, &en->txt_next, &t->id)) {
 		dst_cache_destroy(&t->dst_cache);
 		kfree(t);
 		atomic_dec(&en->ntunnels);
-		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		*why = EQDS_STATS_A_DROP_NOMEM;
 		return NULL;
 	}
 	t->peer = *peer;
@@ -183,7 +185,7 @@ struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *pe
 }
 
 struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
-			      const struct eqds_addr *local)
+			      const struct eqds_addr *local, enum eqds_stats_attr *why)
 {
 	struct eqds_rxt *t = eqds_rxt_lookup(en, peer, local), *old;
 
@@ -191,13 +193,13 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
 
 	if (likely(t) || READ_ONCE(en->exiting))
 		return t;
-	if (!tunnel_budget(en, &en->rxts, READ_ONCE(eqds_max_rx_tunnels)))
+	if (!tunnel_budget(en, &en->rxts, READ_ONCE(eqds_max_rx_tunnels), why))
 		return NULL;
 	t = kzalloc(sizeof(*t), GFP_ATOMIC);
 	if (!t || id_reserve(&en->rxt_ids, &en->rxt_next, &t->id)) {
 		kfree(t);
 		atomic_dec(&en->ntunnels);
-		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+		*why = EQDS_STATS_A_DROP_NOMEM;
 		return NULL;
 	}
 	t->peer = *peer;

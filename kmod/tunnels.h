@@ -30,12 +30,19 @@ extern unsigned int eqds_host_queued_limit_kb;
 extern unsigned int eqds_half_open_ms;
 
 struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
-struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer);
+/*
+ * The tunnel to or from peer, created if there is none. NULL if it cannot
+ * be: *why is then set to the drop_* counter of the reason (tunnel_limit,
+ * nomem), or left as it was when the namespace is going away or a
+ * concurrent creation failed.
+ */
+struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer,
+			      enum eqds_stats_attr *why);
 /* Receiving tunnels: one per (sender, our address) pair (tunnels.c). */
 struct eqds_rxt *eqds_rxt_lookup(struct eqds_net *en, const struct eqds_addr *peer,
 				 const struct eqds_addr *local);
 struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
-			      const struct eqds_addr *local);
+			      const struct eqds_addr *local, enum eqds_stats_attr *why);
 
 /*
  * A receiving tunnel with no epoch yet, or whose sender has not shown that

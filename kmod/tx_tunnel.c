@@ -184,7 +184,7 @@ static bool inflight_reserve(struct eqds_txt *t, u32 seq, u32 nsegs)
 		if (!skb)
 			continue;
 		slot = &ring[eqds_cb(skb)->seq & (size - 1)];
-		kfree_skb(*slot);
+		consume_skb(*slot);	/* a copy: see eqds_txt_purge() */
 		*slot = skb;
 	}
 	kfree(t->inflight);
@@ -247,8 +247,8 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 				eqds_count(en, EQDS_STATS_A_RETRANSMITS);
 				eqds_tunnel_count_packet(&t->counters, copy);
 				t->counters.retransmits++;
-				trace_eqds_retransmit(t->id, &t->peer, t->tx.epoch,
-						      t->rtx[0], copy->len);
+				trace_eqds_retransmit(en->net->ns.inum, t->id, &t->peer,
+						      t->tx.epoch, t->rtx[0], copy->len);
 			}
 		}
 		memmove(t->rtx, t->rtx + 1, --t->nrtx * sizeof(t->rtx[0]));
@@ -295,7 +295,7 @@ static bool pump_class(struct eqds_txt *t, struct sk_buff_head *q, u64 now,
 		if (copy) {
 			struct sk_buff **slot = inflight_slot(t, seq);
 
-			kfree_skb(*slot);
+			consume_skb(*slot);	/* a copy: see eqds_txt_purge() */
 			*slot = copy;
 		}
 		eqds_tunnel_count_packet(&t->counters, skb);
@@ -395,6 +395,7 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 		    const struct eqds_config *cfg, enum eqds_class cls)
 {
 	struct sk_buff_head *q = &t->queue[cls];
+	enum eqds_stats_attr why;
 	u64 limit = (u64)cfg->queued_limit_kb << 10;
 	u64 host_limit = (u64)READ_ONCE(eqds_host_queued_limit_kb) << 10;
 	struct eqds_skb_cb *cb;
@@ -410,13 +411,12 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 	 */
 	if ((limit && atomic64_read(&t->en->queued_bytes) + bytes > limit) ||
 	    (host_limit && atomic64_read(&eqds_host_queued_bytes) + bytes > host_limit)) {
-		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUED_LIMIT);
+		why = EQDS_STATS_A_DROP_QUEUED_LIMIT;
 		goto drop;
 	}
-	if (!admit(t, skb, &cfg->classes[cls], q)) {
-		eqds_count(t->en, EQDS_STATS_A_DROP_QUEUE_FULL);
+	why = EQDS_STATS_A_DROP_QUEUE_FULL;
+	if (!admit(t, skb, &cfg->classes[cls], q))
 		goto drop;
-	}
 	memset(skb->cb, 0, sizeof(skb->cb));
 	cb = eqds_cb(skb);
 	cb->nsegs = nsegs;
@@ -428,9 +428,8 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 		eqds_count(t->en, EQDS_STATS_A_LL_QUEUED);
 	return;
 drop:
-	eqds_count(t->en, EQDS_STATS_A_TX_DROPS);
 	t->counters.drops++;
-	kfree_skb(skb);
+	eqds_tx_drop(t->en, skb, why);
 }
 
 /*
@@ -484,6 +483,7 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	u32 mtu = skb_dst(skb) ? dst_mtu(skb_dst(skb)) : 0;
 	struct sk_buff *segs = NULL, *next;
 	enum eqds_class cls = classify(cfg, skb);
+	enum eqds_stats_attr why = 0;
 	struct sk_buff_head out;
 	struct eqds_txt *t;
 
@@ -498,10 +498,15 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	 */
 	skb_orphan(skb);
 
-	t = eqds_txt_get(en, peer);
+	t = eqds_txt_get(en, peer, &why);
 	if (!t) {
-		eqds_count(en, EQDS_STATS_A_TX_DROPS);
-		kfree_skb(skb);
+		if (why) {
+			eqds_tx_drop(en, skb, why);
+		} else {
+			/* No tunnel, for no drop_* reason (the namespace is going away). */
+			eqds_count(en, EQDS_STATS_A_TX_DROPS);
+			kfree_skb_reason(skb, SKB_DROP_REASON_NO_SOCKET);
+		}
 		return;
 	}
 	/*
@@ -516,9 +521,7 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	     READ_ONCE(t->seg_numbers) || must_split(t, skb))) {
 		segs = skb_gso_segment(skb, 0);
 		if (IS_ERR_OR_NULL(segs)) {
-			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
-			eqds_count(en, EQDS_STATS_A_TX_DROPS);
-			kfree_skb(skb);
+			eqds_tx_drop(en, skb, EQDS_STATS_A_DROP_NOMEM);
 			return;
 		}
 		consume_skb(skb);
@@ -528,9 +531,10 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&t->lock);
 	if (unlikely(t->dead)) {
+		/* Removed since the lookup: like a packet for no tunnel at all. */
 		spin_unlock_bh(&t->lock);
-		kfree_skb(skb);
-		kfree_skb_list(segs);
+		kfree_skb_reason(skb, SKB_DROP_REASON_NO_SOCKET);
+		kfree_skb_list_reason(segs, SKB_DROP_REASON_NO_SOCKET);
 		eqds_count(en, EQDS_STATS_A_TX_DROPS);
 		return;
 	}
@@ -650,8 +654,12 @@ static void send_fin(struct eqds_txt *t, const struct eqds_pkt *fin)
 		eqds_count(t->en, EQDS_STATS_A_FINS_SENT);
 }
 
-void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
-		      const struct eqds_pkt *pkt)
+/*
+ * A control packet from peer: 0 if its tunnel took it, else the drop_*
+ * counter of the reason it did not (the caller counts and frees it).
+ */
+enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
+				      const struct eqds_pkt *pkt)
 {
 	enum eqds_stats_attr why;
 	struct eqds_tx_actions act;
@@ -662,10 +670,8 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 	u32 una;
 
 	t = eqds_txt_lookup(en, peer);
-	if (!t) {
-		eqds_count_from(en, EQDS_STATS_A_DROP_STALE, peer);
-		return;
-	}
+	if (!t)
+		return EQDS_STATS_A_DROP_STALE;
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&t->lock);
 	why = t->dead ? EQDS_STATS_A_DROP_STALE : ctrl_drop_reason(&t->tx, pkt);
@@ -681,12 +687,11 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		}
 		/* Only a believable packet shows that the peer is alive. */
 		spin_unlock_bh(&t->lock);
-		eqds_count_from(en, why, peer);
 		if (fin.type) {
 			send_fin(t, &fin);
 			send_all(t, &out);
 		}
-		return;
+		return why;
 	}
 	t->last_heard = jiffies;
 	if ((pkt->next_proto & EQDS_CO_SEG_NUMBERS) && !t->seg_numbers) {
@@ -713,8 +718,8 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 		if (act.retransmit) {
 			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
 			t->counters.nacks++;
-			trace_eqds_nack(EQDS_TUNNEL_DIR_TX, t->id, &t->peer, t->tx.epoch,
-					act.retransmit_seq, act.nack_sack);
+			trace_eqds_nack(en->net->ns.inum, EQDS_TUNNEL_DIR_TX, t->id, &t->peer,
+					t->tx.epoch, act.retransmit_seq, act.nack_sack);
 			add_rtx(t, act.retransmit_seq);
 			add_nack_holes(t, &act);
 		}
@@ -722,6 +727,7 @@ void eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_addr *peer,
 	pump(t, now, &out);
 	spin_unlock_bh(&t->lock);
 	send_all(t, &out);
+	return 0;
 }
 
 static enum hrtimer_restart txt_timer(struct hrtimer *timer)
@@ -772,6 +778,9 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 /*
  * The tunnel is dead and its timer stopped: free the packets it holds. Its
  * route cache goes with the tunnel, after RCU readers still sending.
+ * Queued packets never left: dropped (SKB_DROP_REASON_QUEUE_PURGE where
+ * the kernel has it). Those in flight did: what is freed is the copy kept
+ * for retransmission, consumed as TCP's own are.
  */
 void eqds_txt_purge(struct eqds_txt *t)
 {
@@ -782,7 +791,7 @@ void eqds_txt_purge(struct eqds_txt *t)
 		__skb_queue_purge(&t->queue[c]);
 	queued_add(t, -(s64)t->queued_bytes);
 	for (i = 0; i < t->inflight_size; i++)
-		kfree_skb(t->inflight[i]);
+		consume_skb(t->inflight[i]);
 	kfree(t->inflight);
 	t->inflight = NULL;
 	t->inflight_size = 0;

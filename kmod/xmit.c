@@ -143,9 +143,10 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 		 struct rtable *rt, __be32 saddr, __be32 daddr,
 		 const struct eqds_pkt *hdr, __be16 dport, u8 tos, bool data)
 {
+	__be16 df = htons(IP_DF);
+	const void *skbaddr;
 	struct udphdr *uh;
 	struct iphdr *iph;
-	__be16 df = htons(IP_DF);
 	int err;
 
 	/*
@@ -186,9 +187,10 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 	else
 		__ip_select_ident(en->net, iph, 1);
 	skb->protocol = htons(ETH_P_IP);
+	skbaddr = skb;	/* for the trace: the IP layer frees what it refuses */
 	err = ip_local_out(en->net, sk, skb);
 	if (unlikely(net_xmit_eval(err)))
-		eqds_count(en, EQDS_STATS_A_DROP_XMIT);
+		eqds_count_drop(en, EQDS_STATS_A_DROP_XMIT, NULL, skbaddr);
 	return err;
 }
 
@@ -262,16 +264,15 @@ static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *sk
 	__be16 dport = htons(cfg->port);
 	struct socket *sock = eqds_sock(en, t->peer.family);
 	u8 tos = inner_tos(skb, hdr);
+	enum eqds_stats_attr why;
 	int gso_type, err;
 
-	if (!sock) {
-		eqds_count(en, EQDS_STATS_A_DROP_NO_SOCKET);
+	why = EQDS_STATS_A_DROP_NO_SOCKET;
+	if (!sock)
 		goto drop;
-	}
-	if (eqds_xmit_unnest(skb)) {
-		eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+	why = EQDS_STATS_A_DROP_NOMEM;
+	if (eqds_xmit_unnest(skb))
 		goto drop;
-	}
 	/*
 	 * GSO of the tunnel (software or NIC) finds the inner packet through
 	 * the inner mac header: there is no inner link header, so it is the
@@ -288,7 +289,7 @@ static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *sk
 		struct rtable *rt = route4(en, &t->dst_cache, t->peer.a.v4, &saddr, dport);
 
 		if (IS_ERR(rt)) {
-			eqds_count(en, EQDS_STATS_A_DROP_NOROUTE);
+			why = EQDS_STATS_A_DROP_NOROUTE;
 			goto drop;
 		}
 		err = skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) +
@@ -298,7 +299,7 @@ static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *sk
 			err = iptunnel_handle_offloads(skb, gso_type);
 		if (err) {
 			ip_rt_put(rt);
-			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+			why = EQDS_STATS_A_DROP_NOMEM;
 			goto drop;
 		}
 		return xmit4(en, sock->sk, skb, rt, saddr, t->peer.a.v4, hdr,
@@ -309,7 +310,7 @@ static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *sk
 					       &t->peer.a.v6, &saddr, dport);
 
 		if (IS_ERR(dst)) {
-			eqds_count(en, EQDS_STATS_A_DROP_NOROUTE);
+			why = EQDS_STATS_A_DROP_NOROUTE;
 			goto drop;
 		}
 		err = skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) +
@@ -319,14 +320,14 @@ static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *sk
 			err = iptunnel_handle_offloads(skb, gso_type);
 		if (err) {
 			dst_release(dst);
-			eqds_count(en, EQDS_STATS_A_DROP_NOMEM);
+			why = EQDS_STATS_A_DROP_NOMEM;
 			goto drop;
 		}
 		return xmit6(en, sock->sk, skb, dst, &saddr, &t->peer.a.v6, hdr,
 			     dport, tos);
 	}
 drop:
-	kfree_skb(skb);
+	eqds_drop_skb(en, skb, why, NULL);
 	return -ENETUNREACH;
 }
 
@@ -385,7 +386,6 @@ int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,
 			     (struct in6_addr *)&peer->a.v6, hdr, dport, 0);
 	}
 noroute:
-	eqds_count(en, EQDS_STATS_A_DROP_NOROUTE);
-	kfree_skb(skb);
+	eqds_drop_skb(en, skb, EQDS_STATS_A_DROP_NOROUTE, NULL);
 	return -ENETUNREACH;
 }

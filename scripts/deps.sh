@@ -65,6 +65,7 @@ if [ "$host_only" = 0 ]; then
 		gnuplot-nox		# the plots of `make sim-eval`
 		groff-base		# the man page rendered (eqdsctl.man, scripts/docs-drift.py)
 		debhelper dh-dkms lintian	# make deb (debian/)
+		bpftrace linux-perf	# the tracepoints as tools read them (selftests/test_tracing.sh)
 	)
 fi
 
