@@ -245,13 +245,14 @@ ctl h3 set dests 10.0.3.2/32 && ctl h4 set dests 10.0.3.1/32 &&
 for p in 3 5; do
 	ip netns exec h$((p + 1)) iperf3 -s -1 -p 7003 > /dev/null 2>&1 &
 	wait_listen h$((p + 1)) 7003
-	ip netns exec h$p timeout 20 iperf3 -c 10.0.$p.2 -p 7003 -t 10 --bidir > /dev/null 2>&1 &
+	ip netns exec h$p timeout 20 iperf3 -c 10.0.$p.2 -p 7003 -t 10 --bidir > $out.c$p 2>&1 &
 done
-flowing h4
-flowing h6
+t0=$SECONDS
+flowing h4 || echo "h4: no transfer under way after $((SECONDS - t0)) s"
+flowing h6 || echo "h6: no transfer under way after $((SECONDS - t0)) s"
 t3=$(stat h3 tunnels) t5=$(stat h5 tunnels)
 [ "$t3" -gt 0 ] && [ "$t5" -gt 0 ] && ok "live tunnels in h3 ($t3) and h5 ($t5)" ||
-	fail "live tunnels in h3 and h5" "h3 $t3 h5 $t5"
+	fail "live tunnels in h3 and h5" "h3 $t3 h5 $t5 after $((SECONDS - t0)) s; h4 $(eqds_stats h4); iperf3 h3: $(head -c 600 $out.c3); h5: $(head -c 600 $out.c5)"
 check "delete the sender h3 mid-transfer" gone h3
 check "delete the receiver h6 mid-transfer" gone h6
 sleep 1
