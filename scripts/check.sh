@@ -144,7 +144,7 @@ vm_suite() {
 	local tests=(selftests/test_*.sh scripts/eval/smoke.sh)
 	if [ "$k" != "$kver" ]; then
 		tests=()
-		for t in ${EQDS_VM_TESTS_OTHER:-datapath netlink local rx mtu encap}; do
+		for t in ${EQDS_VM_TESTS_OTHER:-datapath netlink local rx mtu encap tracing}; do
 			tests+=("selftests/test_$t.sh")
 		done
 	fi
