@@ -138,18 +138,16 @@ static inline void eqds_rx_drop(struct eqds_net *en, struct sk_buff *skb,
 				enum eqds_stats_attr why,
 				const struct eqds_addr *peer)
 {
-	eqds_count_drop(en, why, peer, skb);
 	eqds_count(en, EQDS_STATS_A_RX_DROPS);
-	kfree_skb_reason(skb, eqds_skb_drop_reason(why));
+	eqds_drop_skb(en, skb, why, peer);
 }
 
 /* A captured packet dropped: counted by reason and in tx_drops. */
 static inline void eqds_tx_drop(struct eqds_net *en, struct sk_buff *skb,
 				enum eqds_stats_attr why)
 {
-	eqds_count_drop(en, why, NULL, skb);
 	eqds_count(en, EQDS_STATS_A_TX_DROPS);
-	kfree_skb_reason(skb, eqds_skb_drop_reason(why));
+	eqds_drop_skb(en, skb, why, NULL);
 }
 
 int eqds_netns_register(void);
