@@ -149,6 +149,35 @@ stat() {
 		grep -o ",\"$2\":[0-9]*" | cut -d: -f2
 }
 
+# stat_is NS COUNTER OP VALUE: test(1) of a counter, e.g. stat_is h2 rx_packets -ge 100.
+stat_is() { test "$(stat "$1" "$2")" "$3" "$4"; }
+
+# wait_until SECONDS COMMAND...: until COMMAND succeeds (polled every 0.1 s);
+# fails once SECONDS have passed.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.1
+	done
+}
+
+# flowing NS [PACKETS [SECONDS]]: until NS has received PACKETS (200) more
+# EQDS data packets, SECONDS (20) at most: a transfer started in the
+# background is under way.
+flowing() {
+	local want=$(($(stat "$1" rx_packets) + ${2:-200}))
+	wait_until "${3:-20}" stat_is "$1" rx_packets -ge "$want"
+}
+
+# gone NS: the namespace and everything in it disappear at once (its
+# processes killed, then the namespace deleted).
+gone() {
+	ip netns pids "$1" | xargs -r kill -9
+	ip netns del "$1"
+}
+
 # two_hosts: h1 (10.0.1.1, fd00:1::1) and h2 (10.0.1.2, fd00:1::2) on one
 # veth link, each with the other as its EQDS destination.
 two_hosts() {

@@ -10,17 +10,6 @@ source "$(dirname "$0")/lib.sh"
 trap ns_del_all EXIT
 MB=${EQDS_SOFTSTATE_MB:-600}
 
-# wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
-wait_until() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.1
-	done
-}
-stat_is() { test "$(stat "$1" "$2")" "$3" "$4"; }
-
 check "load eqds" eqds_load
 two_hosts || { fail "two hosts"; exit 1; }
 

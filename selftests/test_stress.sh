@@ -22,26 +22,6 @@ fault_off() {
 }
 trap 'fault_off; ns_del_all' EXIT
 
-# wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
-wait_until() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.1
-	done
-}
-stat_is() { test "$(stat "$1" "$2")" "$3" "$4"; }
-# flowing NS: until NS has received 100 more EQDS data packets, 30 s at most.
-flowing() {
-	local want=$(($(stat "$1" rx_packets) + 100))
-	wait_until 30 stat_is "$1" rx_packets -ge "$want"
-}
-# gone NS: the namespace and everything in it disappear at once.
-gone() {
-	ip netns pids "$1" | xargs -r kill -9
-	ip netns del "$1"
-}
 # pair A B NET: hosts A (NET.1) and B (NET.2) on a veth, EQDS to each other.
 pair() {
 	ns_add "$1" "$2" || return 1
@@ -62,7 +42,7 @@ check "insmod" eqds_load
 for r in $(seq "$ROUNDS"); do
 	pair s$r d$r 10.9.$r || fail "round $r: hosts"
 	load s$r d$r 10.9.$r 30
-	flowing d$r && flowing s$r && ok "round $r: TCP both ways over EQDS" ||
+	flowing d$r 100 30 && flowing s$r 100 30 && ok "round $r: TCP both ways over EQDS" ||
 		fail "round $r: TCP both ways over EQDS" "$(eqds_stats s$r) / $(eqds_stats d$r)"
 	# Odd rounds delete the sender first, even rounds the receiver.
 	if [ $((r % 2)) = 1 ]; then first=s$r second=d$r; else first=d$r second=s$r; fi
@@ -76,7 +56,7 @@ wait
 for r in $(seq "$ROUNDS"); do
 	pair m$r n$r 10.8.$r || fail "round $r: hosts"
 	load m$r n$r 10.8.$r 30
-	flowing n$r || fail "round $r: load under way" "$(eqds_stats n$r)"
+	flowing n$r 100 30 || fail "round $r: load under way" "$(eqds_stats n$r)"
 	out=$(timeout 60 rmmod eqds 2>&1)
 	rc=$?
 	expect_eq "round $r: rmmod under load exits 0${out:+ ($out)}" 0 $rc
@@ -123,7 +103,7 @@ echo N > $DBG/fail_page_alloc/ignore-gfp-highmem
 echo 0 > $DBG/fail_page_alloc/min-order
 nomem0=$(($(stat h1 drop_nomem) + $(stat h2 drop_nomem)))
 load h1 h2 10.0.1 20
-flowing h2 || fail "load under way" "$(eqds_stats h2)"
+flowing h2 100 30 || fail "load under way" "$(eqds_stats h2)"
 for d in $DBG/failslab $DBG/fail_page_alloc; do echo 10 > $d/probability; done
 # Configuration and tunnels allocate too: namespaces come and go meanwhile.
 for r in 1 2 3; do
