@@ -88,7 +88,7 @@ u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns)
 	u64 age = eqds_time_since(now_ns, tx->recent_ns);
 
 	if (queued && tx->credit.quantum)
-		queued += (queued / tx->credit.quantum + 1) * EQDS_FRAME_BYTES;
+		queued += (eqds_div_u64(queued, tx->credit.quantum) + 1) * EQDS_FRAME_BYTES;
 	if (age < EQDS_TX_RECENT_NS)
 		queued += (u64)tx->recent_cur + tx->recent_prev;
 	else if (age < 2 * EQDS_TX_RECENT_NS)
