@@ -99,6 +99,8 @@ u32 eqds_tx_next_epoch(u32 prev, u32 clock);
  */
 bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 		  u64 now_ns, u32 *seq);
+/* Would eqds_tx_send() let it go now? Changes nothing. */
+bool eqds_tx_may_send(const struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit);
 /*
  * The credit such a packet takes: its bytes and EQDS_FRAME_BYTES per
  * segment, but never more than the window, which is all a sender can ever
