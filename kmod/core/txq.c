@@ -371,6 +371,8 @@ enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *
 	cur->seq = 0;
 	cur->end = 0;
 	if (v != EQDS_CTRL_OK) {
+		if (v == EQDS_CTRL_STALE)
+			q->tx.stats.stale_ctrl++;
 		/*
 		 * An ack for an epoch we left: disown it, so the receiver
 		 * takes our new one (core/epoch.h), and ask for credit again.
