@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "fuzz_check.h"
+#include "fuzz_ctrl.h"
 #include "fuzz_reader.h"
 #include "seq.h"
 #include "txq.h"
@@ -251,28 +252,16 @@ struct glue {
 bool ctrl_from(struct fuzz_reader &rd, const struct eqds_tx &tx, struct eqds_pkt *out)
 {
 	struct eqds_pkt p;
-	u8 buf[EQDS_MAX_HLEN];
 	u8 how = (u8)rd.get(1);
 
-	memset(&p, 0, sizeof(p));
-	p.type = EQDS_TYPE_CTRL;
-	p.hlen = EQDS_CTRL_HLEN;
-	p.flags = (u8)rd.get(1);
+	fuzz_ctrl_init(&p, (u8)rd.get(1));
 	p.epoch = how & 1 ? tx.epoch - (u32)rd.get(1) : tx.epoch;
 	p.ctrl.ack = how & 2 ? (u32)rd.get(4) : tx.snd_una + (u32)rd.get(1) % 80;
 	p.ctrl.pull_no = tx.credit.pull_hi + (u32)rd.get(1) % 64;
 	p.ctrl.quantum = kQuantum >> EQDS_QUANTUM_SHIFT;
 	p.ctrl.busy_us = (u16)rd.get(1);
 	p.ctrl.sack = rd.get(8);
-	if (!(p.flags & (EQDS_F_ACK | EQDS_F_NACK)))
-		p.ctrl.ack = 0;
-	if (!(p.flags & EQDS_F_PULL))
-		p.ctrl.pull_no = p.ctrl.quantum = 0;
-	if (!(p.flags & EQDS_F_SACK))
-		p.ctrl.sack = 0;
-	if (eqds_encode(buf, sizeof(buf), &p) != EQDS_CTRL_HLEN)
-		return false;
-	return eqds_decode(buf, EQDS_CTRL_HLEN, out) == EQDS_CTRL_HLEN;
+	return fuzz_ctrl_codec(&p, out);
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #include <deque>
 #include <vector>
 
+#include "ctrl_pkt.h"
 #include "rx.h"
 #include "seq.h"
 #include "txq.h"
@@ -24,28 +25,7 @@ constexpr u32 RTO = 200000;	// ns
 constexpr u32 PKT = 1500;
 constexpr u32 COST = PKT + EQDS_FRAME_BYTES;
 constexpr u32 EPOCH = 0x5eed;
-
-struct eqds_pkt ctrl(u32 epoch, u8 flags, u32 ack = 0, u32 pull_no = 0, u64 sack = 0)
-{
-	struct eqds_pkt p, out;
-	u8 buf[EQDS_MAX_HLEN];
-
-	memset(&p, 0, sizeof(p));
-	p.type = EQDS_TYPE_CTRL;
-	p.flags = flags;
-	p.epoch = epoch;
-	p.ctrl.ack = ack;
-	if (flags & EQDS_F_PULL) {
-		p.ctrl.pull_no = pull_no;
-		p.ctrl.quantum = Q >> EQDS_QUANTUM_SHIFT;
-	}
-	p.ctrl.sack = sack;
-	int n = eqds_encode(buf, sizeof(buf), &p);
-
-	EXPECT_EQ(n, EQDS_CTRL_HLEN) << eqds_decode_err_name(n);
-	EXPECT_EQ(eqds_decode(buf, (u32)n, &out), EQDS_CTRL_HLEN);
-	return out;
-}
+constexpr u16 WIRE_Q = Q >> EQDS_QUANTUM_SHIFT;
 
 struct pkt {
 	int id;
@@ -158,7 +138,7 @@ struct txq_fixture : public ::testing::Test {
 		struct eqds_txq_cursor cur;
 		struct eqds_pkt fin;
 		u32 slot;
-		struct eqds_pkt c = ctrl(q.tx.epoch, EQDS_F_ACK | flags, to, 0, sack);
+		struct eqds_pkt c = ctrl(q.tx.epoch, EQDS_F_ACK | flags, to, 0, WIRE_Q, sack);
 
 		EXPECT_EQ(eqds_txq_ctrl(&q, &c, now, 0, &act, &cur, &fin), EQDS_CTRL_OK);
 		while (eqds_txq_acked_next(&q, &cur, &slot)) {
