@@ -502,6 +502,7 @@ static void requeue(struct eqds_txt *t, struct eqds_txq_cursor *cur)
 	struct sk_buff *skb;
 	u32 slot;
 
+	lockdep_assert_held(&t->lock);
 	while (eqds_txq_requeue_next(&t->q, cur, &slot, &d)) {
 		skb = t->inflight[slot];
 		t->inflight[slot] = NULL;
@@ -523,6 +524,7 @@ static void free_acked(struct eqds_txt *t, struct eqds_txq_cursor *cur)
 {
 	u32 slot;
 
+	lockdep_assert_held(&t->lock);
 	while (eqds_txq_acked_next(&t->q, cur, &slot)) {
 		consume_skb(t->inflight[slot]);
 		t->inflight[slot] = NULL;
