@@ -180,6 +180,7 @@ static struct sk_buff *pump_rtx(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
+	set_header(copy, st);
 	eqds_count(t->en, EQDS_STATS_A_RETRANSMITS);
 	t->counters.retransmits++;
 	trace_eqds_retransmit(t->en->net->ns.inum, t->id, &t->peer,
@@ -187,7 +188,10 @@ static struct sk_buff *pump_rtx(struct eqds_txt *t, struct eqds_txq_pump *p,
 	return copy;
 }
 
-/* The head of class st->cls, numbered; a copy kept. NULL: none there. */
+/*
+ * The head of class st->cls, numbered; a copy kept, numbered too (a clone
+ * has its own cb). NULL: none there.
+ */
 static struct sk_buff *pump_new(struct eqds_txt *t, struct eqds_txq_pump *p,
 				struct eqds_txq_step *st)
 {
@@ -199,6 +203,7 @@ static struct sk_buff *pump_new(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
+	set_header(skb, st);
 	queued_total_add(t, -(s64)st->wire_bytes);
 	if (st->flags & EQDS_F_SYN)
 		eqds_count(t->en, EQDS_STATS_A_SYNS_SENT);
@@ -216,6 +221,7 @@ static struct sk_buff *pump_rts(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
+	set_header(skb, st);
 	eqds_cb(skb)->nsegs = 0;
 	eqds_count(t->en, EQDS_STATS_A_RTS_SENT);
 	return skb;
@@ -252,7 +258,6 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 		}
 		if (!skb)
 			continue;
-		set_header(skb, &st);
 		if (st.kind != EQDS_TXQ_RTS)
 			eqds_tunnel_count_packet(&t->counters, skb);
 		__skb_queue_tail(out, skb);
