@@ -30,6 +30,7 @@
 #include <linux/in6.h>
 #include <net/dst_cache.h>
 #include "core/tx.h"
+#include "core/txq.h"
 #include "core/rx.h"
 #include "core/epoch.h"
 #include "config.h"
@@ -69,8 +70,6 @@ static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)
 	BUILD_BUG_ON(sizeof(struct eqds_skb_cb) > sizeof(skb->cb));
 	return (struct eqds_skb_cb *)skb->cb;
 }
-
-#define EQDS_RTX_MAX	32	/* seqs waiting to be retransmitted */
 
 /*
  * Per-tunnel counters (EQDS_TUNNEL_STATS_A_*), plain u64s: they are only
@@ -131,26 +130,20 @@ struct eqds_txt {
 	spinlock_t lock;		/* protects the fields below */
 	bool dead;
 	bool listed;			/* in en->txt_ids, announced */
-	struct eqds_tx tx;
-	/* New packets waiting for credit, one queue per EQIF class. */
+	/* The queue's model: what waits, what is kept, what goes next. */
+	struct eqds_txq q;
+	/* New packets waiting for credit, one queue per EQIF class (q.qlen). */
 	struct sk_buff_head queue[EQDS_NCLASSES];
-	u64 queued_bytes;		/* wire bytes in the queues */
-	u32 rtx[EQDS_RTX_MAX];		/* seqs to resend before new data */
-	u8 nrtx;
-	u8 path;			/* next path id (spraying) */
-	bool rts_due;			/* ask for credit at the next pump */
-	struct eqds_ratelimit disown_rl;	/* FINs for epochs we left */
 	struct hrtimer timer;		/* retransmission and RTS timeout */
 	struct dst_cache dst_cache;
 	struct eqds_tunnel_counters counters;
 	/*
-	 * Sent packets kept for retransmission, each at its first seq modulo
-	 * inflight_size (a power of two); allocated at the first send and
+	 * Sent packets kept for retransmission: inflight[i] goes with
+	 * q.ring[i], q.ring_size of each. Allocated at the first send and
 	 * grown to what is in flight (tx_tunnel.c), so an idle tunnel or one
 	 * that never sent holds none.
 	 */
 	struct sk_buff **inflight;
-	u32 inflight_size;
 };
 
 /*
@@ -190,13 +183,8 @@ struct eqds_rxt {
 /* Packets waiting for credit, all classes. Caller holds t->lock. */
 static inline u32 eqds_txt_queue_len(const struct eqds_txt *t)
 {
-	u32 n = 0;
-	int c;
-
 	lockdep_assert_held(&t->lock);
-	for (c = 0; c < EQDS_NCLASSES; c++)
-		n += skb_queue_len(&t->queue[c]);
-	return n;
+	return eqds_txq_len(&t->q);
 }
 
 int eqds_tunnels_init(struct eqds_net *en);

@@ -171,7 +171,7 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer,
 	spin_lock_bh(&t->lock);
 	if (txt_list(t))
 		eqds_event_tunnel(en, EQDS_CMD_TUNNEL_NEW, EQDS_TUNNEL_DIR_TX, t->id,
-				  &t->peer, t->tx.epoch, -1);
+				  &t->peer, t->q.tx.epoch, -1);
 	spin_unlock_bh(&t->lock);
 	return t;
 }
@@ -246,7 +246,7 @@ static int txt_del_reason(struct eqds_txt *t, unsigned long timeout)
 	lockdep_assert_held(&t->lock);
 	if (!timeout)
 		return EQDS_TUNNEL_DEL_SHUTDOWN;
-	if (eqds_txt_queue_len(t) || eqds_tx_inflight(&t->tx))
+	if (eqds_txt_queue_len(t) || eqds_tx_inflight(&t->q.tx))
 		return EQDS_TUNNEL_DEL_PEER_SILENT;
 	return EQDS_TUNNEL_DEL_IDLE;
 }
@@ -269,7 +269,7 @@ static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long ti
 	t->dead = true;
 	listed = t->listed;
 	reason = txt_del_reason(t, timeout);
-	epoch = t->tx.epoch;
+	epoch = t->q.tx.epoch;
 	spin_unlock_bh(&t->lock);
 	rhashtable_remove_fast(&en->txts, &t->node, txt_params);
 	xa_erase_bh(&en->txt_ids, t->id);

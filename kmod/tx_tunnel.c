@@ -5,14 +5,15 @@
  * stay (as clones) until acknowledged, for retransmission.
  *
  * Contexts: capture (process or softirq), control packet receive (softirq),
- * the tunnel's timer (softirq). All take t->lock with BHs off, decide, and
- * send what was decided after dropping it.
+ * the tunnel's timer (softirq). All take t->lock with BHs off, ask the
+ * queue's model (core/txq.h) what to do, move the sk_buffs as it says, and
+ * send after dropping the lock.
  *
  * EQIF classes: each tunnel holds one queue per class (config.h). Capture
  * picks the class from the packet's skb->priority or skb->mark (which
  * SO_PRIORITY, IP_TOS, nftables or iptables set before our hook; tc runs
- * after it), admits it against the class's own limit and ECN thresholds,
- * and the pump serves the low-latency class first. Encapsulated packets
+ * after it); the core admits it against the class's own limit and ECN
+ * thresholds, and its pump serves the low-latency class first. Encapsulated packets
  * carry their class's tc priority in skb->priority, so a classful qdisc on
  * the uplink shares the link among classes (Documentation/eqds.rst).
  *
@@ -26,7 +27,6 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
@@ -47,16 +47,6 @@
 #define EQDS_QUANTUM_GUESS	1536
 #define EQDS_RTO_MIN_NS		(10 * NSEC_PER_MSEC)
 
-/*
- * Slots of the ring of sent packets (t->inflight): the first send allocates
- * the smallest, more packets in flight grow it. A packet whose ack stopped
- * inside it is kept at its first seq, up to EQDS_MAX_SEGS - 1 before
- * snd_una, so the ring spans up to that much more than the EQDS_TX_SLOTS
- * seqs that may be in flight.
- */
-#define EQDS_RING_MIN		8
-#define EQDS_RING_MAX		(2 * EQDS_TX_SLOTS)
-
 unsigned int eqds_max_tx_tunnels = EQDS_MAX_TUNNELS;
 unsigned int eqds_host_queued_limit_kb = EQDS_HOST_QUEUED_LIMIT_KB;
 static atomic64_t eqds_host_queued_bytes = ATOMIC64_INIT(0);
@@ -72,28 +62,17 @@ static u32 epoch_clock(void)
 	return (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 }
 
-/*
- * A new tunnel has no previous epoch: it takes the clock as it is. (Asking
- * eqds_tx_next_epoch() for the successor of 0 gives 1 whenever bit 31 of
- * the clock is set, so every incarnation would reuse epoch 1 for half of
- * each 71-minute period.)
- */
-static u32 first_epoch(void)
-{
-	return epoch_clock() ?: 1;
-}
-
 /* Bytes this packet will put on the wire once encapsulated (and split). */
 static u32 wire_bytes(struct sk_buff *skb, u16 family, u32 nsegs)
 {
-	u32 hdr;
+	u32 hdr = 0;
 
-	if (nsegs <= 1)
-		return skb->len + eqds_overhead(family);
-	hdr = skb_transport_offset(skb);
-	hdr += (skb_shinfo(skb)->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) ?
-		tcp_hdrlen(skb) : sizeof(struct udphdr);
-	return skb->len - hdr + nsegs * (hdr + eqds_overhead(family));
+	if (nsegs > 1) {
+		hdr = skb_transport_offset(skb);
+		hdr += (skb_shinfo(skb)->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) ?
+			tcp_hdrlen(skb) : sizeof(struct udphdr);
+	}
+	return eqds_txq_wire_bytes(skb->len, hdr, nsegs, eqds_overhead(family));
 }
 
 static u32 gso_nsegs(struct sk_buff *skb)
@@ -104,10 +83,8 @@ static u32 gso_nsegs(struct sk_buff *skb)
 	       DIV_ROUND_UP(skb->len - skb_transport_offset(skb), skb_shinfo(skb)->gso_size);
 }
 
-static void arm_timer(struct eqds_txt *t)
+static void arm_timer(struct eqds_txt *t, u64 when)
 {
-	u64 when = eqds_tx_deadline(&t->tx, t->queued_bytes);
-
 	if (!when || t->dead)
 		return;
 	if (hrtimer_is_queued(&t->timer) &&
@@ -116,192 +93,175 @@ static void arm_timer(struct eqds_txt *t)
 	hrtimer_start(&t->timer, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
 }
 
-static void set_header(struct eqds_txt *t, struct sk_buff *skb, u8 flags, u64 now)
+/* The EQDS header fields the core filled in at commit. */
+static void set_header(struct sk_buff *skb, const struct eqds_txq_step *st)
 {
 	struct eqds_skb_cb *cb = eqds_cb(skb);
 
-	cb->epoch = t->tx.epoch;
-	cb->flags = flags;
-	cb->path = t->path++;
-	cb->pull_target = eqds_tx_pull_target(&t->tx, t->queued_bytes, now);
+	cb->seq = st->seq;
+	cb->epoch = st->epoch;
+	cb->flags = st->flags;
+	cb->path = st->path;
+	cb->pull_target = st->pull_target;
 }
 
-/* The ring's slot for a packet starting at seq. Caller holds t->lock; the ring exists. */
-static struct sk_buff **inflight_slot(struct eqds_txt *t, u32 seq)
+/* Every change of the queued bytes, also in the namespace's and the host's totals. */
+static void queued_total_add(struct eqds_txt *t, s64 bytes)
 {
-	return &t->inflight[seq & (t->inflight_size - 1)];
-}
-
-/*
- * The sent packet that holds seq: ranges are stored at their first seq,
- * which may be before snd_una (a packet acknowledged in part). Caller holds
- * t->lock.
- */
-static struct sk_buff *inflight_find(struct eqds_txt *t, u32 seq)
-{
-	u32 back;
-
-	for (back = 0; back < EQDS_MAX_SEGS && back < t->inflight_size; back++) {
-		struct sk_buff *skb = *inflight_slot(t, seq - back);
-
-		if (skb && eqds_cb(skb)->seq == seq - back)
-			return back < eqds_cb(skb)->nsegs ? skb : NULL;
-	}
-	return NULL;
-}
-
-/* The first seq of the oldest packet kept: the one holding snd_una. */
-static u32 inflight_oldest(struct eqds_txt *t)
-{
-	struct sk_buff *skb = inflight_find(t, t->tx.snd_una);
-
-	return skb ? eqds_cb(skb)->seq : t->tx.snd_una;
-}
-
-/*
- * Room in the ring for the packet just numbered [seq, seq + nsegs): every
- * kept packet from the oldest to this one needs a slot of its own. The ring
- * grows by powers of two, moving each packet to its slot in the new one.
- * False if the memory is not there: the packet then goes without a copy,
- * and TCP recovers what EQDS cannot resend. Caller holds t->lock.
- */
-static bool inflight_reserve(struct eqds_txt *t, u32 seq, u32 nsegs)
-{
-	u32 need = seq + nsegs - inflight_oldest(t), size, i;
-	struct sk_buff **ring, **slot;
-
-	if (need <= t->inflight_size)
-		return true;
-	size = max_t(u32, roundup_pow_of_two(need), EQDS_RING_MIN);
-	if (size > EQDS_RING_MAX)
-		return false;
-	ring = kcalloc(size, sizeof(*ring), GFP_ATOMIC);
-	if (!ring)
-		return false;
-	for (i = 0; i < t->inflight_size; i++) {
-		struct sk_buff *skb = t->inflight[i];
-
-		if (!skb)
-			continue;
-		slot = &ring[eqds_cb(skb)->seq & (size - 1)];
-		consume_skb(*slot);	/* a copy: see eqds_txt_purge() */
-		*slot = skb;
-	}
-	kfree(t->inflight);
-	t->inflight = ring;
-	t->inflight_size = size;
-	return true;
-}
-
-static struct sk_buff *rts_packet(struct eqds_txt *t, u64 now)
-{
-	struct sk_buff *skb = alloc_skb(0, GFP_ATOMIC);
-
-	if (!skb)
-		return NULL;
-	eqds_cb(skb)->seq = t->tx.snd_nxt;
-	eqds_cb(skb)->nsegs = 0;
-	set_header(t, skb, EQDS_F_RTS | eqds_tx_data_flags(&t->tx), now);
-	return skb;
-}
-
-/* Every change of a tunnel's queued bytes, also in the namespace's and the host's totals. */
-static void queued_add(struct eqds_txt *t, s64 bytes)
-{
-	t->queued_bytes += bytes;
 	atomic64_add(bytes, &t->en->queued_bytes);
 	atomic64_add(bytes, &eqds_host_queued_bytes);
 }
 
 /*
- * Send what credit allows: retransmissions first, then new packets, the
- * low-latency class before the TCP class (strict priority: the ll class's
- * short queue limit is what bounds its share; documented), each class in
- * order; ask for credit if nothing could go. When the head of a class does
- * not fit the credit, nothing behind it goes either: a lower class must not
- * take the credit the higher one is waiting for. Caller holds t->lock; the
- * packets to send are appended to out.
+ * A bigger ring of kept packets, the core's slots and our copies moved
+ * together. False if the memory is not there. Caller holds t->lock.
  */
-static bool pump_class(struct eqds_txt *t, struct sk_buff_head *q, u64 now,
-		       struct sk_buff_head *out);
-
-static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
+static bool inflight_grow(struct eqds_txt *t, u32 size)
 {
-	struct eqds_net *en = t->en;
-	struct sk_buff *skb, *copy;
-	int cls;
-	u32 seq;
+	struct eqds_txq_desc *meta, *old = t->q.ring;
+	struct sk_buff **ring;
 
-	lockdep_assert_held(&t->lock);
-	while (t->nrtx) {
-		skb = inflight_find(t, t->rtx[0]);
-		if (skb) {
-			if (!eqds_tx_send(&t->tx, eqds_cb(skb)->wire_bytes,
-					  eqds_cb(skb)->nsegs, true, now, &seq))
-				break;
-			copy = skb_clone(skb, GFP_ATOMIC);
-			if (copy) {
-				set_header(t, copy, eqds_tx_data_flags(&t->tx) |
-					   EQDS_F_RTX, now);
-				__skb_queue_tail(out, copy);
-				eqds_count(en, EQDS_STATS_A_RETRANSMITS);
-				eqds_tunnel_count_packet(&t->counters, copy);
-				t->counters.retransmits++;
-				trace_eqds_retransmit(en->net->ns.inum, t->id, &t->peer,
-						      t->tx.epoch, t->rtx[0], copy->len);
-			}
-		}
-		memmove(t->rtx, t->rtx + 1, --t->nrtx * sizeof(t->rtx[0]));
+	meta = kcalloc(size, sizeof(*meta), GFP_ATOMIC);
+	ring = kcalloc(size, sizeof(*ring), GFP_ATOMIC);
+	if (!meta || !ring) {
+		kfree(meta);
+		kfree(ring);
+		return false;
 	}
-
-	for (cls = EQDS_NCLASSES - 1; cls >= 0; cls--) {
-		if (!pump_class(t, &t->queue[cls], now, out))
-			break;
-	}
-
-	if (t->rts_due && t->queued_bytes && !skb_queue_len(out)) {
-		skb = rts_packet(t, now);
-		if (skb) {
-			__skb_queue_tail(out, skb);
-			eqds_count(en, EQDS_STATS_A_RTS_SENT);
-		}
-	}
-	t->rts_due = false;
-	arm_timer(t);
+	eqds_txq_ring_move(&t->q, meta, size, (void **)t->inflight, (void **)ring);
+	kfree(old);
+	kfree(t->inflight);
+	t->inflight = ring;
+	return true;
 }
 
-/* New packets of one class; false if credit ran out before the queue did. */
-static bool pump_class(struct eqds_txt *t, struct sk_buff_head *q, u64 now,
-		       struct sk_buff_head *out)
+/*
+ * Keep a copy of a new packet until acknowledged; without one (no memory),
+ * TCP recovers what EQDS cannot resend. Caller holds t->lock.
+ */
+static void keep_copy(struct eqds_txt *t, const struct eqds_txq_step *st,
+		      struct sk_buff *skb)
 {
-	struct eqds_net *en = t->en;
-	struct sk_buff *skb, *copy;
-	u32 seq;
+	u32 need = eqds_txq_ring_need(&t->q, st), slot;
+	struct sk_buff *copy;
+
+	if (need > EQDS_TXQ_RING_MAX || (need && !inflight_grow(t, need)))
+		return;
+	copy = skb_clone(skb, GFP_ATOMIC);
+	if (!copy)
+		return;
+	slot = eqds_txq_keep(&t->q, st);
+	consume_skb(t->inflight[slot]);	/* a copy: see eqds_txt_purge() */
+	t->inflight[slot] = copy;
+}
+
+/* What the pump needs to know of each class queue's head. Caller holds t->lock. */
+static void describe_heads(struct eqds_txt *t, struct eqds_txq_desc *heads)
+{
+	int c;
+
+	for (c = 0; c < EQDS_NCLASSES; c++) {
+		struct sk_buff *skb = skb_peek(&t->queue[c]);
+
+		heads[c].wire_bytes = skb ? eqds_cb(skb)->wire_bytes : 0;
+		heads[c].nsegs = skb ? eqds_cb(skb)->nsegs : 0;
+	}
+}
+
+/* A clone of the kept packet at st->slot, numbered as before. NULL: none made. */
+static struct sk_buff *pump_rtx(struct eqds_txt *t, struct eqds_txq_pump *p,
+				struct eqds_txq_step *st)
+{
+	struct sk_buff *orig = t->inflight[st->slot];
+	struct sk_buff *copy = orig ? skb_clone(orig, GFP_ATOMIC) : NULL;
+
+	if (!copy) {
+		eqds_txq_skip(&t->q, p, st);
+		return NULL;
+	}
+	eqds_txq_commit(&t->q, p, st);
+	set_header(copy, st);
+	eqds_count(t->en, EQDS_STATS_A_RETRANSMITS);
+	t->counters.retransmits++;
+	trace_eqds_retransmit(t->en->net->ns.inum, t->id, &t->peer,
+			      st->epoch, st->rtx_seq, copy->len);
+	return copy;
+}
+
+/*
+ * The head of class st->cls, numbered; a copy kept, numbered too (a clone
+ * has its own cb). NULL: none there.
+ */
+static struct sk_buff *pump_new(struct eqds_txt *t, struct eqds_txq_pump *p,
+				struct eqds_txq_step *st)
+{
+	struct sk_buff *skb = __skb_dequeue(&t->queue[st->cls]);
+
+	/* The core counted a packet the queue does not have: a bug. */
+	if (WARN_ON_ONCE(!skb)) {
+		eqds_txq_skip(&t->q, p, st);
+		return NULL;
+	}
+	eqds_txq_commit(&t->q, p, st);
+	set_header(skb, st);
+	queued_total_add(t, -(s64)st->wire_bytes);
+	if (st->flags & EQDS_F_SYN)
+		eqds_count(t->en, EQDS_STATS_A_SYNS_SENT);
+	keep_copy(t, st, skb);
+	return skb;
+}
+
+static struct sk_buff *pump_rts(struct eqds_txt *t, struct eqds_txq_pump *p,
+				struct eqds_txq_step *st)
+{
+	struct sk_buff *skb = alloc_skb(0, GFP_ATOMIC);
+
+	if (!skb) {
+		eqds_txq_skip(&t->q, p, st);
+		return NULL;
+	}
+	eqds_txq_commit(&t->q, p, st);
+	set_header(skb, st);
+	eqds_cb(skb)->nsegs = 0;
+	eqds_count(t->en, EQDS_STATS_A_RTS_SENT);
+	return skb;
+}
+
+/*
+ * Send what credit allows, in the order the core says (core/txq.h): the
+ * packets to send are appended to out, to go once t->lock is dropped.
+ */
+static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
+{
+	struct eqds_txq_desc heads[EQDS_NCLASSES];
+	struct eqds_txq_step st;
+	struct eqds_txq_pump p;
+	struct sk_buff *skb;
 
 	lockdep_assert_held(&t->lock);
-	while ((skb = skb_peek(q))) {
-		struct eqds_skb_cb *cb = eqds_cb(skb);
-
-		if (!eqds_tx_send(&t->tx, cb->wire_bytes, cb->nsegs, false, now, &seq))
-			return false;
-		__skb_unlink(skb, q);
-		queued_add(t, -(s64)cb->wire_bytes);
-		cb->seq = seq;
-		set_header(t, skb, eqds_tx_data_flags(&t->tx), now);
-		if (cb->flags & EQDS_F_SYN)
-			eqds_count(en, EQDS_STATS_A_SYNS_SENT);
-		/* Keep a copy until acknowledged; without one, TCP recovers. */
-		copy = inflight_reserve(t, seq, cb->nsegs) ? skb_clone(skb, GFP_ATOMIC) : NULL;
-		if (copy) {
-			struct sk_buff **slot = inflight_slot(t, seq);
-
-			consume_skb(*slot);	/* a copy: see eqds_txt_purge() */
-			*slot = copy;
+	eqds_txq_pump_begin(&p, now);
+	for (;;) {
+		describe_heads(t, heads);
+		switch (eqds_txq_pump_next(&t->q, &p, heads, &st)) {
+		case EQDS_TXQ_RTX:
+			skb = pump_rtx(t, &p, &st);
+			break;
+		case EQDS_TXQ_NEW:
+			skb = pump_new(t, &p, &st);
+			break;
+		case EQDS_TXQ_RTS:
+			skb = pump_rts(t, &p, &st);
+			break;
+		default:
+			arm_timer(t, eqds_txq_pump_end(&t->q, &p));
+			return;
 		}
-		eqds_tunnel_count_packet(&t->counters, skb);
+		if (!skb)
+			continue;
+		if (st.kind != EQDS_TXQ_RTS)
+			eqds_tunnel_count_packet(&t->counters, skb);
 		__skb_queue_tail(out, skb);
 	}
-	return true;
 }
 
 /* Caller holds rcu_read_lock() (the configuration), not t->lock. */
@@ -358,43 +318,15 @@ static enum eqds_class classify(const struct eqds_config *cfg, const struct sk_b
 	return EQDS_CLASS_TCP;
 }
 
-/*
- * TCP's own control loop needs a queue that drops or marks: tail drop when
- * full, and CE marks for ECN-capable packets as the queue grows, which
- * ECN-capable TCP reacts to before a drop. Marking is RED on the
- * instantaneous queue length (no average: the queue drains at the pull
- * rate, and what matters to the low-latency class is the queue now): no
- * marks below ecn_min, then with a probability rising linearly to 1 at
- * ecn_max. The defaults (ecn_min half the limit, ecn_max = ecn_min) are
- * DCTCP-style step marking. The limit counts packets as TCP hands them
- * down, a GSO packet as one, as a qdisc's packet limit does: counted in
- * MTU-sized packets, a limit of 100 held two 64 KB TSO packets and made
- * TCP lose whole bursts.
- */
-static bool admit(struct eqds_txt *t, struct sk_buff *skb,
-		  const struct eqds_class_config *c, struct sk_buff_head *q)
-{
-	u32 qlen = skb_queue_len(q), min, max;
-
-	if (qlen >= c->queue_limit)
-		return false;
-	min = c->ecn_min ?: DIV_ROUND_UP(c->queue_limit, 2);
-	max = max(c->ecn_max, min);
-	if (qlen < min)
-		return true;
-	/* P(mark) = (qlen - min + 1) / (max - min + 1), 1 from max on. */
-	if (qlen < max &&
-	    (u32)(((u64)get_random_u32() * (max - min + 1)) >> 32) > qlen - min)
-		return true;
-	if (INET_ECN_set_ce(skb))
-		eqds_count(t->en, EQDS_STATS_A_ECN_MARKED);
-	return true;
-}
-
 static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 		    const struct eqds_config *cfg, enum eqds_class cls)
 {
-	struct sk_buff_head *q = &t->queue[cls];
+	const struct eqds_class_config *c = &cfg->classes[cls];
+	struct eqds_txq_limits lim = {
+		.queue_limit = c->queue_limit,
+		.ecn_min = c->ecn_min,
+		.ecn_max = c->ecn_max,
+	};
 	enum eqds_stats_attr why;
 	u64 limit = (u64)cfg->queued_limit_kb << 10;
 	u64 host_limit = (u64)READ_ONCE(eqds_host_queued_limit_kb) << 10;
@@ -415,15 +347,28 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 		goto drop;
 	}
 	why = EQDS_STATS_A_DROP_QUEUE_FULL;
-	if (!admit(t, skb, &cfg->classes[cls], q))
+	switch (eqds_txq_admit(&t->q, cls, &lim)) {
+	case EQDS_TXQ_DROP:
 		goto drop;
+	case EQDS_TXQ_RED:
+		if (!eqds_txq_red_mark(&t->q, cls, &lim, get_random_u32()))
+			break;
+		fallthrough;
+	case EQDS_TXQ_MARK:
+		if (INET_ECN_set_ce(skb))
+			eqds_count(t->en, EQDS_STATS_A_ECN_MARKED);
+		break;
+	default:
+		break;
+	}
 	memset(skb->cb, 0, sizeof(skb->cb));
 	cb = eqds_cb(skb);
 	cb->nsegs = nsegs;
 	cb->wire_bytes = bytes;
 	cb->cls = cls;
-	queued_add(t, cb->wire_bytes);
-	__skb_queue_tail(q, skb);
+	eqds_txq_enqueue(&t->q, cls, bytes);
+	queued_total_add(t, bytes);
+	__skb_queue_tail(&t->queue[cls], skb);
 	if (cls == EQDS_CLASS_LL)
 		eqds_count(t->en, EQDS_STATS_A_LL_QUEUED);
 	return;
@@ -443,7 +388,7 @@ static bool must_split(struct eqds_txt *t, struct sk_buff *skb)
 	if (!skb_is_gso(skb))
 		return false;
 	return t->peer.family != AF_INET || gso_nsegs(skb) > EQDS_MAX_SEGS ||
-	       skb->len + EQDS_MAX_SEGS * eqds_overhead(AF_INET) > t->tx.credit.window;
+	       skb->len + EQDS_MAX_SEGS * eqds_overhead(AF_INET) > t->q.tx.credit.window;
 }
 
 /*
@@ -553,78 +498,41 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 }
 
 /*
- * The receiver lost our epoch: start a new one and resend what it missed
- * (a packet acknowledged in part goes again whole: TCP drops what it has).
+ * The core restarted the tunnel: what was in flight goes back to the head
+ * of its class queue, in the order the core gives. Caller holds t->lock.
  */
-static void restart(struct eqds_txt *t, u64 now)
+static void requeue(struct eqds_txt *t, struct eqds_txq_cursor *cur)
 {
-	u32 seq = t->tx.snd_nxt, oldest = inflight_oldest(t);
+	struct eqds_txq_desc d;
+	struct sk_buff *skb;
+	u32 slot;
 
-	/* Back to the queue's head, newest first, so the order is kept. */
-	while (t->inflight_size && seq != oldest) {
-		struct sk_buff *skb;
-
-		seq--;
-		skb = *inflight_slot(t, seq);
-		if (!skb || eqds_cb(skb)->seq != seq)
+	lockdep_assert_held(&t->lock);
+	while (eqds_txq_requeue_next(&t->q, cur, &slot, &d)) {
+		skb = t->inflight[slot];
+		t->inflight[slot] = NULL;
+		/* The core keeps only what we hold a copy of. */
+		if (WARN_ON_ONCE(!skb)) {
+			eqds_txq_unqueue(&t->q, d.cls, d.wire_bytes);
 			continue;
-		*inflight_slot(t, seq) = NULL;
-		queued_add(t, eqds_cb(skb)->wire_bytes);
-		__skb_queue_head(&t->queue[eqds_cb(skb)->cls], skb);
+		}
+		queued_total_add(t, d.wire_bytes);
+		__skb_queue_head(&t->queue[d.cls], skb);
 	}
-	t->nrtx = 0;
-	eqds_tx_restart(&t->tx, now, epoch_clock());
-	t->rts_due = true;
 	eqds_count(t->en, EQDS_STATS_A_RESTARTS);
 	eqds_event_tunnel(t->en, EQDS_CMD_TUNNEL_RESTART, EQDS_TUNNEL_DIR_TX, t->id,
-			  &t->peer, t->tx.epoch, -1);
+			  &t->peer, t->q.tx.epoch, -1);
 }
 
-/*
- * The ack moved from una to acked_to (now t->tx.snd_una): free the packets
- * wholly acknowledged, from the one that held una (it may have started
- * before it). One that the ack stops inside stays: its later pieces may be
- * lost.
- */
-static void free_acked(struct eqds_txt *t, u32 una, u32 acked_to)
+/* Free the copies of what an ack covered wholly. Caller holds t->lock. */
+static void free_acked(struct eqds_txt *t, struct eqds_txq_cursor *cur)
 {
-	struct sk_buff *skb = inflight_find(t, una);
-	u32 seq = skb ? eqds_cb(skb)->seq : una;
+	u32 slot;
 
-	for (; t->inflight_size && eqds_seq_before(seq, acked_to); seq++) {
-		struct sk_buff **slot = inflight_slot(t, seq);
-
-		if (*slot && eqds_cb(*slot)->seq == seq &&
-		    eqds_tx_acked(&t->tx, seq, eqds_cb(*slot)->nsegs)) {
-			consume_skb(*slot);
-			*slot = NULL;
-		}
-	}
-}
-
-static void add_rtx(struct eqds_txt *t, u32 seq)
-{
-	u8 i;
-
-	for (i = 0; i < t->nrtx; i++)
-		if (t->rtx[i] == seq)
-			return;
-	if (t->nrtx < EQDS_RTX_MAX)
-		t->rtx[t->nrtx++] = seq;
-}
-
-/* The other holes a NACK's SACK bitmap shows: packets starting there. */
-static void add_nack_holes(struct eqds_txt *t, const struct eqds_tx_actions *act)
-{
-	u32 seq = act->retransmit_seq + 1, end = seq + 64;
-	struct sk_buff *skb;
-
-	if (!act->nack_sack)
-		return;
-	for (; t->inflight_size && seq != end && eqds_seq_before(seq, t->tx.snd_nxt); seq++) {
-		skb = *inflight_slot(t, seq);
-		if (skb && eqds_cb(skb)->seq == seq && eqds_tx_nack_hole(act, seq))
-			add_rtx(t, seq);
+	lockdep_assert_held(&t->lock);
+	while (eqds_txq_acked_next(&t->q, cur, &slot)) {
+		consume_skb(t->inflight[slot]);
+		t->inflight[slot] = NULL;
 	}
 }
 
@@ -632,10 +540,9 @@ static void add_nack_holes(struct eqds_txt *t, const struct eqds_tx_actions *act
  * A control packet that must not touch the tunnel (core/ctrl_check.h): the
  * counter of the reason, or 0.
  */
-static enum eqds_stats_attr ctrl_drop_reason(const struct eqds_tx *tx,
-					     const struct eqds_pkt *pkt)
+static enum eqds_stats_attr ctrl_drop_reason(enum eqds_ctrl_verdict v)
 {
-	switch (eqds_tx_ctrl_verdict(tx, pkt)) {
+	switch (v) {
 	case EQDS_CTRL_OK:
 		return 0;
 	case EQDS_CTRL_STALE:
@@ -662,29 +569,29 @@ enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_add
 				      const struct eqds_pkt *pkt)
 {
 	enum eqds_stats_attr why;
+	struct eqds_txq_cursor cur;
 	struct eqds_tx_actions act;
 	struct eqds_pkt fin = {};
 	struct sk_buff_head out;
 	struct eqds_txt *t;
 	u64 refused, now = now_ns();
-	u32 una;
 
 	t = eqds_txt_lookup(en, peer);
 	if (!t)
 		return EQDS_STATS_A_DROP_STALE;
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&t->lock);
-	why = t->dead ? EQDS_STATS_A_DROP_STALE : ctrl_drop_reason(&t->tx, pkt);
+	if (t->dead) {
+		spin_unlock_bh(&t->lock);
+		return EQDS_STATS_A_DROP_STALE;
+	}
+	refused = t->q.tx.credit.refused_bytes;
+	why = ctrl_drop_reason(eqds_txq_ctrl(&t->q, pkt, now, epoch_clock(), &act,
+					     &cur, &fin));
 	if (why) {
-		/*
-		 * An ack for an epoch we left: disown it, so the receiver takes
-		 * our new one (core/epoch.h), and ask for credit again now.
-		 */
-		if (why == EQDS_STATS_A_DROP_STALE && !t->dead &&
-		    eqds_epoch_answer(&t->disown_rl, &t->tx, pkt, now, &fin)) {
-			t->rts_due = true;
+		/* An ack for an epoch we left: a FIN disowns it, an RTS asks again. */
+		if (fin.type)
 			pump(t, now, &out);
-		}
 		/* Only a believable packet shows that the peer is alive. */
 		spin_unlock_bh(&t->lock);
 		if (fin.type) {
@@ -698,10 +605,7 @@ enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_add
 		WRITE_ONCE(t->seg_numbers, true);
 		eqds_count(en, EQDS_STATS_A_OUTER_ID_FALLBACK);
 	}
-	una = t->tx.snd_una;
-	refused = t->tx.credit.refused_bytes;
-	eqds_tx_ctrl(&t->tx, pkt, now, &act);
-	if (t->tx.credit.refused_bytes != refused)
+	if (t->q.tx.credit.refused_bytes != refused)
 		eqds_count(en, EQDS_STATS_A_CREDIT_REFUSED);
 	if (pkt->flags & EQDS_F_PULL) {
 		eqds_count(en, EQDS_STATS_A_PULLS_RCVD);
@@ -709,19 +613,17 @@ enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_add
 	}
 	if (act.restart) {
 		eqds_count(en, EQDS_STATS_A_RSTS_RCVD);
-		restart(t, now);
+		requeue(t, &cur);
 	} else {
 		if (act.acked) {
-			free_acked(t, una, act.acked_to);
+			free_acked(t, &cur);
 			t->last_used = jiffies;
 		}
 		if (act.retransmit) {
 			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
 			t->counters.nacks++;
 			trace_eqds_nack(en->net->ns.inum, EQDS_TUNNEL_DIR_TX, t->id, &t->peer,
-					t->tx.epoch, act.retransmit_seq, act.nack_sack);
-			add_rtx(t, act.retransmit_seq);
-			add_nack_holes(t, &act);
+					t->q.tx.epoch, act.retransmit_seq, act.nack_sack);
 		}
 	}
 	pump(t, now, &out);
@@ -741,13 +643,9 @@ static enum hrtimer_restart txt_timer(struct hrtimer *timer)
 	rcu_read_lock();
 	spin_lock_bh(&t->lock);
 	if (!t->dead) {
-		eqds_tx_timer(&t->tx, now, t->queued_bytes, &act);
-		if (act.retransmit) {
+		eqds_txq_timer(&t->q, now, &act);
+		if (act.retransmit)
 			eqds_count(t->en, EQDS_STATS_A_TIMEOUTS);
-			add_rtx(t, act.retransmit_seq);
-		}
-		if (act.send_rts)
-			t->rts_due = true;
 		pump(t, now, &out);
 	}
 	spin_unlock_bh(&t->lock);
@@ -768,11 +666,10 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 	t->timer.function = txt_timer;
 	t->last_used = jiffies;
 	t->last_heard = jiffies;
-	t->path = get_random_u32();
-	eqds_tx_init(&t->tx, first_epoch(), window,
-		     EQDS_QUANTUM_GUESS, cfg->mode == EQDS_MODE_BURST,
-		     EQDS_RTO_MIN_NS, now_ns());
-	t->rts_due = cfg->mode == EQDS_MODE_RTS;
+	BUILD_BUG_ON(EQDS_NCLASSES != EQDS_TXQ_NCLASSES);
+	eqds_txq_init(&t->q, eqds_txq_first_epoch(epoch_clock()), window,
+		      EQDS_QUANTUM_GUESS, cfg->mode == EQDS_MODE_BURST,
+		      EQDS_RTO_MIN_NS, now_ns(), (u8)get_random_u32());
 }
 
 /*
@@ -789,12 +686,15 @@ void eqds_txt_purge(struct eqds_txt *t)
 
 	for (c = 0; c < EQDS_NCLASSES; c++)
 		__skb_queue_purge(&t->queue[c]);
-	queued_add(t, -(s64)t->queued_bytes);
-	for (i = 0; i < t->inflight_size; i++)
+	queued_total_add(t, -(s64)t->q.queued_bytes);
+	t->q.queued_bytes = 0;
+	for (i = 0; i < t->q.ring_size; i++)
 		consume_skb(t->inflight[i]);
 	kfree(t->inflight);
 	t->inflight = NULL;
-	t->inflight_size = 0;
+	kfree(t->q.ring);
+	t->q.ring = NULL;
+	t->q.ring_size = 0;
 }
 
 /*
@@ -806,6 +706,6 @@ bool eqds_txt_idle(struct eqds_txt *t, unsigned long timeout)
 {
 	if (time_after(jiffies, t->last_heard + timeout))
 		return true;
-	return !eqds_txt_queue_len(t) && !eqds_tx_inflight(&t->tx) &&
+	return !eqds_txt_queue_len(t) && !eqds_tx_inflight(&t->q.tx) &&
 	       time_after(jiffies, t->last_used + timeout);
 }

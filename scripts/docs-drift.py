@@ -61,7 +61,7 @@ CONSTANTS = [
     ('Documentation/eqds.rst', r'at most (\d+) sequence numbers in flight',
      'kmod/core/tx.h', 'EQDS_TX_SLOTS'),
     ('Documentation/eqds.rst', r'at most (\d+) sequence numbers to retransmit',
-     'kmod/tunnel.h', 'EQDS_RTX_MAX'),
+     'kmod/core/txq.h', 'EQDS_TXQ_RTX_MAX'),
     ('Documentation/eqds.rst', r'plus (\d+) bytes of Ethernet framing', 'kmod/core/credit.h',
      'EQDS_FRAME_BYTES'),
     ('Documentation/eqds.rst', r'a (\d+)-byte EQDS data header', 'uapi/linux/eqds_wire.h',

@@ -47,15 +47,21 @@ void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock)
 	tx->stats.restarts++;
 }
 
+bool eqds_tx_may_send(const struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit)
+{
+	if (!retransmit && eqds_tx_inflight(tx) + nsegs > EQDS_TX_SLOTS)
+		return false;
+	return eqds_tx_cost(tx, bytes, nsegs) <= tx->credit.credit;
+}
+
 bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 		  u64 now_ns, u32 *seq)
 {
 	u32 cost = eqds_tx_cost(tx, bytes, nsegs);
 
-	if (!retransmit && eqds_tx_inflight(tx) + nsegs > EQDS_TX_SLOTS)
+	if (!eqds_tx_may_send(tx, bytes, nsegs, retransmit))
 		return false;
-	if (!eqds_credit_take(&tx->credit, cost))
-		return false;
+	eqds_credit_take(&tx->credit, cost);
 	if (retransmit)
 		return true;
 	if (tx->snd_una == tx->snd_nxt)
@@ -88,7 +94,7 @@ u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns)
 	u64 age = eqds_time_since(now_ns, tx->recent_ns);
 
 	if (queued && tx->credit.quantum)
-		queued += (queued / tx->credit.quantum + 1) * EQDS_FRAME_BYTES;
+		queued += (eqds_div_u64(queued, tx->credit.quantum) + 1) * EQDS_FRAME_BYTES;
 	if (age < EQDS_TX_RECENT_NS)
 		queued += (u64)tx->recent_cur + tx->recent_prev;
 	else if (age < 2 * EQDS_TX_RECENT_NS)

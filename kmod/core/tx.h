@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tx.h - the sending side of one tunnel: numbering, credit, acknowledgment,
- * retransmission and restart decisions. The glue keeps the packets (a
- * queue of new ones, and sent ones in a ring indexed by eqds_tx_slot(seq)
- * until acknowledged); this state says what to send and what to free.
+ * retransmission and restart decisions. The queue around it, which
+ * packets wait, which are kept until acknowledged and which goes next, is
+ * txq.h's; the glue keeps the packets where that model says.
  *
  * An epoch is one incarnation of the tunnel. Its first seq is eqds_isn(epoch)
  * and every data packet carries SYN until the receiver confirms the epoch
@@ -19,11 +19,6 @@
 #include "wire.h"
 
 #define EQDS_TX_SLOTS	512	/* most seqs in flight (unacknowledged) */
-
-static inline u32 eqds_tx_slot(u32 seq)
-{
-	return seq & (EQDS_TX_SLOTS - 1);
-}
 
 struct eqds_tx_stats {
 	u64	restarts;	/* epochs begun after the first */
@@ -99,6 +94,8 @@ u32 eqds_tx_next_epoch(u32 prev, u32 clock);
  */
 bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 		  u64 now_ns, u32 *seq);
+/* Would eqds_tx_send() let it go now? Changes nothing. */
+bool eqds_tx_may_send(const struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit);
 /*
  * The credit such a packet takes: its bytes and EQDS_FRAME_BYTES per
  * segment, but never more than the window, which is all a sender can ever

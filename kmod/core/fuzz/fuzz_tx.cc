@@ -22,6 +22,7 @@
 #include "ctrl_check.h"
 #include "epoch.h"
 #include "fuzz_check.h"
+#include "fuzz_ctrl.h"
 #include "fuzz_reader.h"
 #include "seq.h"
 #include "tx.h"
@@ -54,13 +55,9 @@ bool ctrl_from(struct fuzz_reader &rd, const struct eqds_tx &tx,
 	       struct eqds_pkt *out)
 {
 	struct eqds_pkt p;
-	u8 buf[EQDS_MAX_HLEN];
 	u8 how = (u8)rd.get(1);
 
-	memset(&p, 0, sizeof(p));
-	p.type = EQDS_TYPE_CTRL;
-	p.hlen = EQDS_CTRL_HLEN;
-	p.flags = (u8)rd.get(1);
+	fuzz_ctrl_init(&p, (u8)rd.get(1));
 	// Mostly this tunnel's epoch and numbers near its own, or nothing
 	// would get past the epoch check and the window.
 	p.epoch = how & 1 ? (u32)rd.get(4) : tx.epoch;
@@ -69,15 +66,7 @@ bool ctrl_from(struct fuzz_reader &rd, const struct eqds_tx &tx,
 	p.ctrl.quantum = (u16)(how & 8 ? rd.get(2) : kQuantum >> EQDS_QUANTUM_SHIFT);
 	p.ctrl.busy_us = (u16)rd.get(2);
 	p.ctrl.sack = rd.get(8);
-	if (!(p.flags & (EQDS_F_ACK | EQDS_F_NACK)))
-		p.ctrl.ack = 0;
-	if (!(p.flags & EQDS_F_PULL))
-		p.ctrl.pull_no = p.ctrl.quantum = 0;
-	if (!(p.flags & EQDS_F_SACK))
-		p.ctrl.sack = 0;
-	if (eqds_encode(buf, sizeof(buf), &p) != EQDS_CTRL_HLEN)
-		return false;
-	return eqds_decode(buf, EQDS_CTRL_HLEN, out) == EQDS_CTRL_HLEN;
+	return fuzz_ctrl_codec(&p, out);
 }
 
 void on_ctrl(struct eqds_tx &tx, const struct eqds_pkt &p, u64 now)

@@ -174,6 +174,67 @@ rx_seeds = {
 }
 
 
+# fuzz_txq.cc: a header (window in quanta - 1, epoch, burst, now, path),
+# then operations, each an op byte and a time step (one byte here).
+def txq_cfg(window=31, epoch=0x5eed0001, burst=0, now=1000, path=7):
+    return struct.pack(">BIBIB", window, epoch, burst, now, path)
+
+
+def txq_offer(cls, bytes_, segs=1, limit=40, ecn_min=0, ecn_max=0):
+    op = cls << 3 | (0x10 if segs > 1 else 0)
+    out = struct.pack(">BB", op, 1)
+    if segs > 1:
+        out += struct.pack(">B", segs - 1)
+    return out + struct.pack(">HBBB", bytes_ - 1, limit - 1, ecn_min, ecn_max)
+
+
+def txq_pump(fail=0, rtx_fails=b""):
+    return struct.pack(">BBB", 2, 1, fail) + rtx_fails
+
+
+def txq_ctrl(flags, ack_delta=0, pull_delta=0, sack=0, old_epoch=0,
+             clock=0x5eed1000):
+    how = 1 if old_epoch else 0
+    out = struct.pack(">BBBB", 4, 1, how, flags)
+    if old_epoch:
+        out += struct.pack(">B", old_epoch)
+    return out + struct.pack(">BBBQI", ack_delta, pull_delta, 0, sack, clock)
+
+
+def txq_timer():
+    return struct.pack(">BB", 6, 1)
+
+
+def txq_wait(ns):
+    return struct.pack(">BBI", 7, 1, ns)
+
+
+txq_seeds = {
+    "classes": txq_cfg() + txq_offer(0, 1500) * 3 + txq_offer(1, 200) +
+    txq_offer(1, 3000, segs=3) + txq_ctrl(PULL, pull_delta=2) + txq_pump() +
+    txq_ctrl(PULL, pull_delta=4) + txq_pump(),
+    "nack_sack": txq_cfg() + txq_offer(0, 1500) * 8 +
+    txq_ctrl(PULL, pull_delta=12) + txq_pump() +
+    txq_ctrl(ACK | NACK | SACK, ack_delta=1, sack=0x0a) +
+    txq_ctrl(ACK | NACK | SACK, ack_delta=1, sack=0x0a) +
+    txq_ctrl(PULL, pull_delta=3) + txq_pump(fail=1, rtx_fails=b"\x01\x00") +
+    txq_ctrl(ACK, ack_delta=8) + txq_pump(),
+    "restart": txq_cfg() + txq_offer(1, 100) + txq_offer(0, 1500) * 4 +
+    txq_offer(0, 9000, segs=6) + txq_ctrl(PULL, pull_delta=20) + txq_pump() +
+    txq_ctrl(ACK, ack_delta=2) + txq_ctrl(RST) + txq_pump(fail=2) + txq_pump() +
+    txq_ctrl(PULL, pull_delta=30) + txq_pump(),
+    "gso_growth": txq_cfg(window=199) + txq_offer(0, 40000, segs=30) * 12 +
+    txq_ctrl(PULL, pull_delta=60) + txq_pump() +
+    txq_ctrl(ACK, ack_delta=45) + txq_ctrl(PULL, pull_delta=60) +
+    txq_pump(fail=4) + txq_ctrl(ACK | NACK, ack_delta=60) + txq_pump(),
+    "timeout_rts_stale": txq_cfg() + txq_offer(0, 1500) * 2 + txq_pump() +
+    txq_wait(20000000) + txq_timer() + txq_pump() +
+    txq_ctrl(ACK | PULL, old_epoch=3) + txq_pump() +
+    txq_ctrl(PULL, pull_delta=1) + txq_pump() + txq_wait(20000000) +
+    txq_timer() + txq_pump(),
+}
+
+
 def write(target, seeds):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -185,3 +246,4 @@ def write(target, seeds):
 write("decode", decode_seeds)
 write("credit", credit_seeds)
 write("rx", rx_seeds)
+write("txq", txq_seeds)

@@ -3,9 +3,10 @@
 // tunnel, one pull scheduler) over a simulated network that loses,
 // reorders and duplicates data and control packets alike. Every packet is
 // encoded to bytes with eqds_encode() and decoded with eqds_decode() on
-// arrival. The glue around the core is the minimum the kernel glue does:
-// send queue, retransmit queue and sent ring at the sender; held ring, acks,
-// nacks and pulls at the receiver.
+// arrival. The glue around the core is the minimum the kernel glue does: at
+// the sender, the core's sending queue (txq.h) decides and the glue keeps
+// app ids where the module keeps sk_buffs; held ring, acks, nacks and pulls
+// at the receiver.
 //
 // Checked throughout: no packet goes up twice; in-order delivery except for
 // packets delivered late after their hole was given up on; the sender's
@@ -29,6 +30,7 @@
 #include "rx.h"
 #include "seq.h"
 #include "tx.h"
+#include "txq.h"
 #include "wire.h"
 
 namespace {
@@ -73,40 +75,18 @@ struct frame {
 
 struct sim;
 
-// One sender's glue: a tunnel to the receiver.
+// One sender's glue: a tunnel to the receiver. One class queue of app
+// ids; the core's ring of kept packets and, slot for slot, their app ids.
 struct sender {
 	u32 id;
-	struct eqds_tx tx;
-	std::deque<u32> newq;		// app ids not yet sent
-	std::deque<std::pair<u32, u32>> rtxq;	// seqs to send again, bytes
-	u64 qbytes = 0;			// bytes in newq and rtxq
-	struct sent_slot {
-		bool used;
-		u32 seq, nsegs, app;
-	} ring[EQDS_TX_SLOTS];
+	struct eqds_txq q;
+	std::deque<u32> newq;		// app ids waiting
+	std::vector<struct eqds_txq_desc> ring =
+		std::vector<struct eqds_txq_desc>(EQDS_TXQ_RING_MAX);
+	std::vector<u32> kept = std::vector<u32>(EQDS_TXQ_RING_MAX);
 	u64 gained = 0, charged = 0;	// credit bytes, this epoch
-	u32 done_at_restart = 0;
 	std::set<u32> inflight_at_restart;	// app ids
 	std::map<u32, u32> segs;	// app -> nsegs
-
-	void queue_rtx(u32 seq)
-	{
-		const sent_slot &sl = ring[eqds_tx_slot(seq)];
-
-		if (!sl.used || sl.seq != seq)
-			return;
-		rtxq.push_back({ seq, sl.nsegs * MTU });
-		qbytes += sl.nsegs * MTU;
-	}
-
-	u32 pop_rtx()
-	{
-		u32 seq = rtxq.front().first;
-
-		qbytes -= rtxq.front().second;
-		rtxq.pop_front();
-		return seq;
-	}
 };
 
 // The receiver's per-sender tunnel.
@@ -152,15 +132,16 @@ struct sim {
 			sender &x = tx[s];
 
 			x.id = s;
-			memset(x.ring, 0, sizeof(x.ring));
 			memset(rx[s].held, 0, sizeof(rx[s].held));
-			eqds_tx_init(&x.tx, 0x1000 + 77 * s, WIN, Q, false, RTO, 0);
+			eqds_txq_init(&x.q, 0x1000 + 77 * s, WIN, Q, false, RTO, 0, 0);
+			eqds_txq_ring_move(&x.q, x.ring.data(), (u32)x.ring.size(),
+					   nullptr, nullptr);
 			for (u32 i = 0; i < p.packets; i++) {
 				u32 app = s * p.packets + i;
 
 				x.newq.push_back(app);
 				x.segs[app] = 1 + (u32)(rng() % 3);
-				x.qbytes += x.segs[app] * MTU;
+				eqds_txq_enqueue(&x.q, 0, x.segs[app] * MTU);
 			}
 		}
 	}
@@ -197,161 +178,132 @@ struct sim {
 
 	// ---- sender glue ----
 
-	u64 queued(const sender &x) const
-	{
-		return x.qbytes;
-	}
-
-	void send_data(sender &x, u32 seq, u32 nsegs, u32 app, u8 extra)
+	void send_data(sender &x, const struct eqds_txq_step &st, u32 app)
 	{
 		struct eqds_pkt pkt;
 
 		memset(&pkt, 0, sizeof(pkt));
 		pkt.type = EQDS_TYPE_DATA;
-		pkt.flags = eqds_tx_data_flags(&x.tx) | extra;
-		pkt.path_id = (u8)rng();
-		pkt.epoch = x.tx.epoch;
-		pkt.data.seq = seq;
-		pkt.data.seg_count = (u16)nsegs;
-		pkt.data.pull_target = eqds_tx_pull_target(&x.tx, queued(x), now);
-		if (extra & EQDS_F_RTS) {
+		pkt.flags = st.flags;
+		pkt.path_id = st.path;
+		pkt.epoch = st.epoch;
+		pkt.data.seq = st.seq;
+		pkt.data.seg_count = st.nsegs;
+		pkt.data.pull_target = st.pull_target;
+		if (st.kind == EQDS_TXQ_RTS) {
 			pkt.next_proto = EQDS_NP_NONE;
 		} else {
 			pkt.next_proto = EQDS_NP_IPV4;
 			pkt.payload_len = 24;
+			x.charged += eqds_tx_cost(&x.q.tx, st.wire_bytes, st.nsegs);
 		}
 		emit(x.id, true, pkt, app);
 	}
 
-	void send_rts(sender &x)
-	{
-		send_data(x, x.tx.snd_nxt, 0, 0, EQDS_F_RTS);
-	}
-
 	void check_credit(const sender &x)
 	{
-		const struct eqds_credit &c = x.tx.credit;
+		const struct eqds_credit &c = x.q.tx.credit;
 
 		ASSERT_LE(c.credit, c.window);
 		ASSERT_EQ(x.charged + c.credit, x.gained);
 		ASSERT_EQ(x.gained + c.refused_bytes, (u64)c.pull_hi * Q);
-		if (rx[x.id].known && rx[x.id].rx.epoch == x.tx.epoch) {
+		if (rx[x.id].known && rx[x.id].rx.epoch == x.q.tx.epoch) {
 			ASSERT_TRUE(eqds_seq_before_eq(c.pull_hi,
 						       rx[x.id].rx.pulls.pull_no));
 		}
 	}
 
-	void try_send(sender &x)
+	// The core's pump, step by step.
+	void pump(sender &x)
 	{
-		u32 seq;
+		struct eqds_txq_desc heads[EQDS_TXQ_NCLASSES] = {};
+		struct eqds_txq_pump pp;
+		struct eqds_txq_step st;
 
-		while (!x.rtxq.empty()) {
-			u32 s = x.rtxq.front().first;
-			sender::sent_slot &sl = x.ring[eqds_tx_slot(s)];
+		eqds_txq_pump_begin(&pp, now);
+		for (;;) {
+			if (!x.newq.empty()) {
+				u32 n = x.segs[x.newq.front()];
 
-			if (!sl.used || sl.seq != s) {
-				x.pop_rtx();	// acked meanwhile
-				continue;
+				heads[0] = { n * MTU, 0, (u8)n, 0 };
 			}
-			if (!eqds_tx_send(&x.tx, sl.nsegs * MTU, sl.nsegs, true,
-					  now, &seq))
-				return;		// retransmissions go first
-			x.charged += eqds_tx_cost(&x.tx, sl.nsegs * MTU, sl.nsegs);
-			x.pop_rtx();
-			send_data(x, s, sl.nsegs, sl.app, 0);
-		}
-		while (!x.newq.empty()) {
-			u32 app = x.newq.front(), n = x.segs[app];
+			u8 kind = eqds_txq_pump_next(&x.q, &pp, heads, &st);
 
-			if (!eqds_tx_send(&x.tx, n * MTU, n, false, now, &seq))
+			if (kind == EQDS_TXQ_END)
 				break;
-			x.charged += eqds_tx_cost(&x.tx, n * MTU, n);
-			x.newq.pop_front();
-			x.qbytes -= n * MTU;
-			sender::sent_slot &sl = x.ring[eqds_tx_slot(seq)];
+			if (kind == EQDS_TXQ_NEW) {
+				u32 app = x.newq.front();
 
-			ASSERT_FALSE(sl.used);
-			sl = { true, seq, n, app };
-			app_of[x.id][seq] = app;
-			send_data(x, seq, n, app, 0);
+				x.newq.pop_front();
+				eqds_txq_commit(&x.q, &pp, &st);
+				ASSERT_EQ(eqds_txq_ring_need(&x.q, &st), 0u);
+				x.kept[eqds_txq_keep(&x.q, &st)] = app;
+				app_of[x.id][st.seq] = app;
+				send_data(x, st, app);
+			} else {
+				eqds_txq_commit(&x.q, &pp, &st);
+				send_data(x, st, kind == EQDS_TXQ_RTX ? x.kept[st.slot] : 0);
+			}
 		}
+		eqds_txq_pump_end(&x.q, &pp);
 		check_credit(x);
 	}
 
-	void free_acked(sender &x, u32 from, u32 to)
+	// What went back to the queue at a restart goes up at most twice, and
+	// what the old epoch gave up on stays given up on.
+	void requeued(sender &x, struct eqds_txq_cursor *cur)
 	{
-		for (u32 s = from; s != to; s++) {
-			sender::sent_slot &sl = x.ring[eqds_tx_slot(s)];
+		struct eqds_txq_desc d;
+		u32 slot;
 
-			if (sl.used && sl.seq == s)
-				sl.used = false;
+		while (eqds_txq_requeue_next(&x.q, cur, &slot, &d)) {
+			x.newq.push_front(x.kept[slot]);
+			x.inflight_at_restart.insert(x.kept[slot]);
 		}
-	}
-
-	void restart(sender &x)
-	{
-		std::vector<sender::sent_slot> left;
-
-		for (auto &sl : x.ring)
-			if (sl.used)
-				left.push_back(sl);
-		std::sort(left.begin(), left.end(),
-			  [](const sender::sent_slot &a, const sender::sent_slot &b) {
-				  return eqds_seq_before(a.seq, b.seq);
-			  });
-		for (auto it = left.rbegin(); it != left.rend(); ++it) {
-			x.newq.push_front(it->app);
-			x.qbytes += it->nsegs * MTU;
-			x.inflight_at_restart.insert(it->app);
-		}
-		memset(x.ring, 0, sizeof(x.ring));
-		while (!x.rtxq.empty())
-			x.pop_rtx();
-		// What the old epoch gave up on stays given up on.
 		for (u32 seq : given_up[x.id]) {
 			auto it = app_of[x.id].find(seq);
 
 			if (it != app_of[x.id].end())
 				given_up_apps.insert(it->second);
 		}
-		eqds_tx_restart(&x.tx, now, x.tx.epoch + 1000);
 		x.gained = x.charged = 0;
 		app_of[x.id].clear();
 		given_up[x.id].clear();
 		any_in_order[x.id] = false;
-		send_rts(x);
 	}
 
 	void tx_ctrl(sender &x, const struct eqds_pkt &pkt)
 	{
 		struct eqds_tx_actions act;
-		u32 una = x.tx.snd_una;
+		struct eqds_txq_cursor cur;
+		struct eqds_pkt fin;
+		u32 una = x.q.tx.snd_una, slot;
 
-		eqds_tx_ctrl(&x.tx, &pkt, now, &act);
-		x.gained += act.credit_gained;
-		if (act.restart) {
-			restart(x);
+		memset(&fin, 0, sizeof(fin));
+		// A FIN disowning an old epoch is not modelled here: not sent.
+		if (eqds_txq_ctrl(&x.q, &pkt, now, x.q.tx.epoch + 1000, &act, &cur,
+				  &fin) != EQDS_CTRL_OK) {
+			if (fin.type)
+				pump(x);
 			return;
 		}
-		if (act.acked) {
+		x.gained += act.credit_gained;
+		if (act.restart) {
+			requeued(x, &cur);
+		} else if (act.acked) {
 			ASSERT_TRUE(eqds_seq_after(act.acked_to, una));
-			free_acked(x, una, act.acked_to);
+			while (eqds_txq_acked_next(&x.q, &cur, &slot))
+				;
 		}
-		if (act.retransmit)
-			x.queue_rtx(act.retransmit_seq);
-		try_send(x);
+		pump(x);
 	}
 
 	void tx_timer(sender &x)
 	{
 		struct eqds_tx_actions act;
 
-		eqds_tx_timer(&x.tx, now, queued(x), &act);
-		if (act.retransmit)
-			x.queue_rtx(act.retransmit_seq);
-		if (act.send_rts)
-			send_rts(x);
-		try_send(x);
+		eqds_txq_timer(&x.q, now, &act);
+		pump(x);
 	}
 
 	// ---- receiver glue ----
@@ -532,7 +484,7 @@ struct sim {
 	bool idle() const
 	{
 		for (const sender &x : tx)
-			if (!x.newq.empty() || eqds_tx_inflight(&x.tx))
+			if (!x.newq.empty() || eqds_tx_inflight(&x.q.tx))
 				return false;
 		return true;
 	}
@@ -561,7 +513,7 @@ struct sim {
 		bool reset_done = false;
 
 		for (sender &x : tx)
-			send_rts(x);	// RTS mode: ask before sending
+			pump(x);	// RTS mode: ask before sending
 		for (now = 0; now < limit; now += 1 * US) {
 			if (!idle())
 				idle_at = 0;
@@ -595,12 +547,12 @@ struct sim {
 		    skipped = 0, late = 0, held = 0, dups = 0, bad = 0;
 
 		for (const sender &x : tx) {
-			refused += x.tx.credit.refused_bytes;
-			nacks += x.tx.stats.nacks;
-			tmo += x.tx.stats.timeouts;
-			rts += x.tx.stats.rts_sent;
-			stale += x.tx.stats.stale_ctrl;
-			bad += x.tx.stats.bad_acks;
+			refused += x.q.tx.credit.refused_bytes;
+			nacks += x.q.tx.stats.nacks;
+			tmo += x.q.tx.stats.timeouts;
+			rts += x.q.tx.stats.rts_sent;
+			stale += x.q.tx.stats.stale_ctrl;
+			bad += x.q.tx.stats.bad_acks;
 		}
 		for (const tunnel &t : rx) {
 			skipped += t.rx.stats.skipped;
@@ -666,7 +618,7 @@ TEST(Loop, LossyReorderingNetwork)
 		// Most losses are repaired before the reorder timeout.
 		EXPECT_LT(lost, p.senders * p.packets / 100) << seed;
 		for (u32 i = 0; i < p.senders; i++) {
-			const struct eqds_tx &tx = s.tx[i].tx;
+			const struct eqds_tx &tx = s.tx[i].q.tx;
 			const struct eqds_rx &rx = s.rx[i].rx;
 
 			EXPECT_EQ(rx.rcv_nxt, tx.snd_nxt);
@@ -724,8 +676,8 @@ TEST(Loop, HeavyLossGivesUpExplicitly)
 		for (u32 i = 0; i < p.senders; i++) {
 			skipped += s.rx[i].rx.stats.skipped;
 			late += s.rx[i].rx.stats.late;
-			EXPECT_GE(s.tx[i].tx.stats.rts_sent, 1u);
-			EXPECT_EQ(s.rx[i].rx.rcv_nxt, s.tx[i].tx.snd_nxt);
+			EXPECT_GE(s.tx[i].q.tx.stats.rts_sent, 1u);
+			EXPECT_EQ(s.rx[i].rx.rcv_nxt, s.tx[i].q.tx.snd_nxt);
 		}
 		EXPECT_GT(skipped, 0u);
 		EXPECT_GT(late, 0u);
@@ -749,10 +701,10 @@ TEST(Loop, CleanNetworkDeliversEverythingInOrder)
 	EXPECT_EQ(lost, 0u);
 	for (u32 i = 0; i < p.senders; i++) {
 		EXPECT_EQ(s.rx[i].rx.stats.held, 0u);
-		EXPECT_EQ(s.tx[i].tx.stats.timeouts, 0u);
+		EXPECT_EQ(s.tx[i].q.tx.stats.timeouts, 0u);
 		// Pulls for recent sending after the flow ended: at most a
 		// window more than the sender can hold.
-		EXPECT_LE(s.tx[i].tx.credit.refused_bytes, WIN);
+		EXPECT_LE(s.tx[i].q.tx.credit.refused_bytes, WIN);
 	}
 }
 
@@ -765,7 +717,7 @@ TEST(Loop, ReceiverRestartRecovers)
 
 	p.reset_at = 3 * MS;
 	sim s(p);
-	u32 e0 = s.tx[0].tx.epoch;
+	u32 e0 = s.tx[0].q.tx.epoch;
 
 	s.run(2000 * MS);
 	s.summary("restart");
@@ -775,10 +727,10 @@ TEST(Loop, ReceiverRestartRecovers)
 	s.check_outcome(&delivered, &lost);
 	EXPECT_EQ(delivered + lost, p.senders * p.packets);
 	EXPECT_LT(lost, p.senders * p.packets / 100);
-	EXPECT_EQ(s.tx[0].tx.stats.restarts, 1u);
-	EXPECT_TRUE(eqds_seq_after(s.tx[0].tx.epoch, e0));
-	EXPECT_GT(s.tx[0].tx.stats.stale_ctrl, 0u);	// late RSTs, old acks
+	EXPECT_EQ(s.tx[0].q.tx.stats.restarts, 1u);
+	EXPECT_TRUE(eqds_seq_after(s.tx[0].q.tx.epoch, e0));
+	EXPECT_GT(s.tx[0].q.tx.stats.stale_ctrl, 0u);	// late RSTs, old acks
 	EXPECT_FALSE(s.tx[0].inflight_at_restart.empty());
-	EXPECT_EQ(s.tx[1].tx.stats.restarts, 0u);
-	EXPECT_EQ(s.rx[0].rx.rcv_nxt, s.tx[0].tx.snd_nxt);
+	EXPECT_EQ(s.tx[1].q.tx.stats.restarts, 0u);
+	EXPECT_EQ(s.rx[0].rx.rcv_nxt, s.tx[0].q.tx.snd_nxt);
 }

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "ctrl_pkt.h"
 #include "rx.h"
 #include "seq.h"
 #include "tx.h"
@@ -21,32 +22,6 @@ constexpr u32 PKT = 1500;
 constexpr u32 F = EQDS_FRAME_BYTES;	// framing, charged per segment
 constexpr u32 COST = PKT + F;		// credit one PKT-byte packet takes
 constexpr u32 EPOCH = 0x5eed;
-
-// A control packet from the receiver, through the codec.
-struct eqds_pkt ctrl(u32 epoch, u8 flags, u32 ack = 0, u32 pull_no = 0,
-		     u16 quantum = Q >> EQDS_QUANTUM_SHIFT, u64 sack = 0)
-{
-	struct eqds_pkt p, out;
-	u8 buf[EQDS_MAX_HLEN];
-
-	memset(&p, 0, sizeof(p));
-	p.type = EQDS_TYPE_CTRL;
-	p.flags = flags;
-	p.epoch = epoch;
-	if (flags & EQDS_F_ACK)
-		p.ctrl.ack = ack;
-	if (flags & EQDS_F_PULL) {
-		p.ctrl.pull_no = pull_no;
-		p.ctrl.quantum = quantum;
-	}
-	if (flags & EQDS_F_SACK)
-		p.ctrl.sack = sack;
-	int n = eqds_encode(buf, sizeof(buf), &p);
-
-	EXPECT_EQ(n, EQDS_CTRL_HLEN) << eqds_decode_err_name(n);
-	EXPECT_EQ(eqds_decode(buf, (u32)n, &out), EQDS_CTRL_HLEN);
-	return out;
-}
 
 struct tx_fixture : public ::testing::Test {
 	struct eqds_tx tx;

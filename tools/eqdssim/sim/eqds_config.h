@@ -36,7 +36,6 @@ struct EqdsConfig {
 	// kmod/tx_tunnel.c, kmod/tunnel.h
 	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
 	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
-	uint32_t rtx_max = 32;				// EQDS_RTX_MAX (kmod/tunnel.h)
 	// kmod/rx_tunnel.c
 	SimTime reorder_timeout = 16 * kMs;		// EQDS_REORDER_TIMEOUT_NS
 	uint32_t nack_burst = 8;			// EQDS_NACK_BURST

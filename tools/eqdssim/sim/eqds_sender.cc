@@ -1,53 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
-// Mirrors kmod/tx_tunnel.c; see the header.
+// The event glue of a sending tunnel; see the header.
 #include "eqds_sender.h"
 
 #include <cstring>
 
-#include "ctrl_check.h"
 #include "host.h"
-#include "seq.h"
 
 namespace eqdssim {
 
 namespace {
-// Bytes a data packet puts on the wire: tx_tunnel.c's wire_bytes() for an
-// unsegmented packet, inner length plus eqds_overhead(AF_INET).
+// Bytes a data packet puts on the wire: an unsegmented packet, inner length
+// plus eqds_overhead(AF_INET).
 uint32_t wire_bytes(const AppData &d)
 {
-	return d.inner_bytes + kOuterIpUdpBytes + EQDS_DATA_HLEN;
-}
-
-// A new tunnel takes the clock as its epoch (tx_tunnel.c's first_epoch()).
-uint32_t first_epoch(uint32_t clock)
-{
-	return clock ? clock : 1;
+	return eqds_txq_wire_bytes(d.inner_bytes, 0, 1, kOuterIpUdpBytes + EQDS_DATA_HLEN);
 }
 }  // namespace
 
 SenderTunnel::SenderTunnel(Host &host, uint32_t peer)
-	: host_(host), peer_(peer), timer_(host.events(), [this] { on_timer(); })
+	: host_(host), peer_(peer), ring_(EQDS_TXQ_RING_MAX), kept_(EQDS_TXQ_RING_MAX),
+	  timer_(host.events(), [this] { on_timer(); })
 {
 	const EqdsConfig &cfg = host.cfg();
+	u8 path = (u8)host.rng()();
 
-	for (Sent &s : inflight_)
-		s = Sent{ AppData(), 0, 0, 0, false };
-	path_ = (uint8_t)host.rng()();
-	eqds_tx_init(&tx_, first_epoch(host.epoch_clock()), cfg.window_pkts * cfg.quantum_guess,
-		     cfg.quantum_guess, cfg.burst_mode, (u32)cfg.rto_min, host.now());
-	ledger_.initial = tx_.credit.credit;
-	rts_due_ = !cfg.burst_mode;
+	eqds_txq_init(&q_, eqds_txq_first_epoch(host.epoch_clock()),
+		      cfg.window_pkts * cfg.quantum_guess, cfg.quantum_guess, cfg.burst_mode,
+		      (u32)cfg.rto_min, host.now(), path);
+	eqds_txq_ring_move(&q_, ring_.data(), (u32)ring_.size(), nullptr, nullptr);
+	ledger_.initial = q_.tx.credit.credit;
 }
 
 bool SenderTunnel::idle() const
 {
-	return queue_.empty() && !nrtx_ && !eqds_tx_inflight(&tx_);
+	return queue_.empty() && !q_.nrtx && !eqds_tx_inflight(&q_.tx);
 }
 
-void SenderTunnel::arm_timer()
+void SenderTunnel::arm_timer(u64 when)
 {
-	u64 when = eqds_tx_deadline(&tx_, queued_bytes_);
-
 	if (!when)
 		return;
 	if (timer_.queued() && timer_.expires() <= when)
@@ -55,208 +45,141 @@ void SenderTunnel::arm_timer()
 	timer_.start(when);
 }
 
-void SenderTunnel::send_data(const AppData *app, uint32_t seq, uint32_t nsegs, uint8_t flags,
-			     SimTime now)
+void SenderTunnel::send_data(const AppData *app, const struct eqds_txq_step &st)
 {
 	struct eqds_pkt hdr;
 
 	std::memset(&hdr, 0, sizeof(hdr));
 	hdr.type = EQDS_TYPE_DATA;
-	hdr.flags = flags;
-	hdr.path_id = path_++;
-	hdr.epoch = tx_.epoch;
+	hdr.flags = st.flags;
+	hdr.path_id = st.path;
+	hdr.epoch = st.epoch;
 	hdr.hlen = EQDS_DATA_HLEN;
-	hdr.data.seq = seq;
-	hdr.data.pull_target = eqds_tx_pull_target(&tx_, queued_bytes_, now);
-	hdr.data.seg_count = (u16)nsegs;
+	hdr.data.seq = st.seq;
+	hdr.data.pull_target = st.pull_target;
+	hdr.data.seg_count = st.nsegs;
 	if (app) {
 		hdr.next_proto = EQDS_NP_IPV4;
 		hdr.payload_len = app->inner_bytes;
 		host_.counters().tx_data++;
+		ledger_.charged += eqds_tx_cost(&q_.tx, st.wire_bytes, st.nsegs);
 	} else {
 		hdr.next_proto = EQDS_NP_NONE;
 	}
 	host_.send_packet(peer_, hdr, app);
 }
 
-const SenderTunnel::Sent *SenderTunnel::inflight_find(uint32_t seq) const
+// The ring is full size: a committed packet always has its slot.
+void SenderTunnel::keep(const AppData &app, const struct eqds_txq_step &st)
 {
-	const Sent &s = inflight_[eqds_tx_slot(seq)];
-
-	return s.used && s.seq == seq ? &s : nullptr;
+	if (eqds_txq_ring_need(&q_, &st))
+		return;
+	kept_[eqds_txq_keep(&q_, &st)] = app;
+	inflight_bytes_ += st.wire_bytes;
 }
 
-// tx_tunnel.c's pump(): retransmissions first, then new packets in order,
-// then an RTS if one is due and nothing else could go.
+// The core's pump, step by step (tx_tunnel.c's pump()).
 void SenderTunnel::pump(SimTime now)
 {
-	bool sent_any = false;
-	u32 seq;
+	struct eqds_txq_desc heads[EQDS_TXQ_NCLASSES] = {};
+	struct eqds_txq_pump p;
+	struct eqds_txq_step st;
 
-	while (nrtx_) {
-		const Sent *s = inflight_find(rtx_[0]);
-
-		if (s) {
-			if (!eqds_tx_send(&tx_, s->wire_bytes, s->nsegs, true, now, &seq))
-				break;
-			ledger_.charged += eqds_tx_cost(&tx_, s->wire_bytes, s->nsegs);
-			send_data(&s->app, s->seq, s->nsegs, eqds_tx_data_flags(&tx_) | EQDS_F_RTX,
-				  now);
+	eqds_txq_pump_begin(&p, now);
+	for (;;) {
+		if (!queue_.empty())
+			heads[0] = { queue_.front().wire_bytes, 0, 1, 0 };
+		switch (eqds_txq_pump_next(&q_, &p, heads, &st)) {
+		case EQDS_TXQ_RTX:
+			eqds_txq_commit(&q_, &p, &st);
+			send_data(&kept_[st.slot], st);
 			host_.counters().retransmits++;
-			sent_any = true;
+			continue;
+		case EQDS_TXQ_NEW: {
+			Queued qd = queue_.front();
+
+			queue_.pop_front();
+			eqds_txq_commit(&q_, &p, &st);
+			keep(qd.app, st);
+			send_data(&qd.app, st);
+			continue;
 		}
-		std::memmove(rtx_, rtx_ + 1, --nrtx_ * sizeof(rtx_[0]));
-	}
-
-	while (!queue_.empty()) {
-		Queued q = queue_.front();
-
-		if (!eqds_tx_send(&tx_, q.wire_bytes, 1, false, now, &seq)) {
-			// Credit in hand but every sequence slot in flight.
-			if (tx_.credit.credit >= eqds_tx_cost(&tx_, q.wire_bytes, 1))
-				host_.counters().ring_full++;
+		case EQDS_TXQ_RTS:
+			eqds_txq_commit(&q_, &p, &st);
+			send_data(nullptr, st);
+			host_.counters().rts_sent++;
+			continue;
+		default:
 			break;
 		}
-		queue_.pop_front();
-		queued_bytes_ -= q.wire_bytes;
-		ledger_.charged += eqds_tx_cost(&tx_, q.wire_bytes, 1);
-		Sent &slot = inflight_[eqds_tx_slot(seq)];
-
-		if (slot.used)
-			inflight_bytes_ -= slot.wire_bytes;	// overwritten: the glue frees it
-		slot = Sent{ q.app, seq, 1, q.wire_bytes, true };
-		inflight_bytes_ += q.wire_bytes;
-		send_data(&q.app, seq, 1, eqds_tx_data_flags(&tx_), now);
-		sent_any = true;
+		break;
 	}
-
-	if (rts_due_ && queued_bytes_ && !sent_any) {
-		send_data(nullptr, tx_.snd_nxt, 0, EQDS_F_RTS | eqds_tx_data_flags(&tx_), now);
-		host_.counters().rts_sent++;
-	}
-	rts_due_ = false;
-	arm_timer();
+	// Credit in hand but every sequence slot in flight.
+	if (p.window_full)
+		host_.counters().ring_full++;
+	arm_timer(eqds_txq_pump_end(&q_, &p));
 }
 
-// tx_tunnel.c's admit() and enqueue(): tail drop at the limit.
+// tx_tunnel.c's enqueue(): tail drop at the limit (no ECN in the simulator).
 bool SenderTunnel::capture(const AppData &d)
 {
-	if (queue_.size() >= host_.cfg().queue_limit) {
+	const struct eqds_txq_limits lim = { host_.cfg().queue_limit, 0, 0 };
+
+	if (eqds_txq_admit(&q_, 0, &lim) == EQDS_TXQ_DROP) {
 		host_.counters().drop_queue_full++;
 		return false;
 	}
 	queue_.push_back(Queued{ d, wire_bytes(d) });
-	queued_bytes_ += queue_.back().wire_bytes;
+	eqds_txq_enqueue(&q_, 0, queue_.back().wire_bytes);
 	pump(host_.now());
 	refill();
 	return true;
 }
 
-void SenderTunnel::restart(SimTime now)
-{
-	u32 seq = tx_.snd_nxt;
-
-	while (seq != tx_.snd_una) {
-		seq--;
-		Sent &s = inflight_[eqds_tx_slot(seq)];
-
-		if (!s.used || s.seq != seq)
-			continue;
-		s.used = false;
-		inflight_bytes_ -= s.wire_bytes;
-		queue_.push_front(Queued{ s.app, s.wire_bytes });
-		queued_bytes_ += s.wire_bytes;
-	}
-	nrtx_ = 0;
-	eqds_tx_restart(&tx_, now, host_.epoch_clock());
-	ledger_ = CreditLedger();
-	rts_due_ = true;
-	host_.counters().restarts++;
-}
-
-// tx_tunnel.c's free_acked(): the ack moved from una to acked_to; the core
-// says which sent packets are wholly acknowledged. Every packet here holds
-// one seq (GSO is not modelled), so none starts before una.
-void SenderTunnel::free_acked(uint32_t una, uint32_t acked_to)
-{
-	for (uint32_t seq = una; seq != acked_to; seq++) {
-		Sent &s = inflight_[eqds_tx_slot(seq)];
-
-		if (s.used && s.seq == seq && eqds_tx_acked(&tx_, s.seq, s.nsegs)) {
-			s.used = false;
-			inflight_bytes_ -= s.wire_bytes;
-		}
-	}
-}
-
-void SenderTunnel::add_rtx(uint32_t seq)
-{
-	for (uint32_t i = 0; i < nrtx_; i++)
-		if (rtx_[i] == seq)
-			return;
-	if (nrtx_ < host_.cfg().rtx_max && nrtx_ < sizeof(rtx_) / sizeof(rtx_[0]))
-		rtx_[nrtx_++] = seq;
-}
-
-// The other holes a NACK's SACK bitmap shows (tx_tunnel.c's add_nack_holes).
-void SenderTunnel::add_nack_holes(const struct eqds_tx_actions &act)
-{
-	u32 seq = act.retransmit_seq + 1, end = seq + 64;
-
-	if (!act.nack_sack)
-		return;
-	for (; seq != end && eqds_seq_before(seq, tx_.snd_nxt); seq++)
-		if (inflight_find(seq) && eqds_tx_nack_hole(&act, seq))
-			add_rtx(seq);
-}
-
 void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 {
 	struct eqds_tx_actions act;
+	struct eqds_txq_cursor cur;
+	struct eqds_txq_desc d;
+	struct eqds_pkt fin;
 	SimTime now = host_.now();
-	u32 una = tx_.snd_una;
-	u64 refused = tx_.credit.refused_bytes;
+	u64 refused = q_.tx.credit.refused_bytes;
+	u32 slot;
 
-	// A control packet that must not touch the tunnel (core/ctrl_check.h).
-	switch (eqds_tx_ctrl_verdict(&tx_, &pkt)) {
+	std::memset(&fin, 0, sizeof(fin));
+	switch (eqds_txq_ctrl(&q_, &pkt, now, host_.epoch_clock(), &act, &cur, &fin)) {
 	case EQDS_CTRL_OK:
 		break;
-	case EQDS_CTRL_STALE: {
-		// An ack for an epoch we left: disown it, so the receiver takes
-		// our new one (core/epoch.h), and ask for credit again now.
-		struct eqds_pkt fin;
-
-		std::memset(&fin, 0, sizeof(fin));
+	case EQDS_CTRL_STALE:
 		host_.counters().drop_stale++;
-		if (eqds_epoch_answer(&disown_rl_, &tx_, &pkt, now, &fin)) {
+		if (fin.type) {
 			host_.counters().fins_sent++;
 			host_.send_packet(peer_, fin, nullptr);
-			rts_due_ = true;
 			pump(now);
 		}
 		return;
-	}
 	default:
 		host_.counters().drop_ctrl++;
 		return;
 	}
-	eqds_tx_ctrl(&tx_, &pkt, now, &act);
 	ledger_.gained += act.credit_gained;
-	if (tx_.credit.refused_bytes != refused)
+	if (q_.tx.credit.refused_bytes != refused)
 		host_.counters().credit_refused++;
 	if (pkt.flags & EQDS_F_PULL)
 		host_.counters().pulls_rcvd++;
 	if (act.restart) {
 		host_.counters().rsts_rcvd++;
-		restart(now);
-	} else {
-		if (act.acked)
-			free_acked(una, act.acked_to);
-		if (act.retransmit) {
-			host_.counters().nacks_rcvd++;
-			add_rtx(act.retransmit_seq);
-			add_nack_holes(act);
+		while (eqds_txq_requeue_next(&q_, &cur, &slot, &d)) {
+			inflight_bytes_ -= d.wire_bytes;
+			queue_.push_front(Queued{ kept_[slot], d.wire_bytes });
 		}
+		ledger_ = CreditLedger();
+		host_.counters().restarts++;
+	} else {
+		while (eqds_txq_acked_next(&q_, &cur, &slot))
+			inflight_bytes_ -= ring_[slot].wire_bytes;
+		if (act.retransmit)
+			host_.counters().nacks_rcvd++;
 	}
 	pump(now);
 	audit();
@@ -266,16 +189,11 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 void SenderTunnel::on_timer()
 {
 	struct eqds_tx_actions act;
-	SimTime now = host_.now();
 
-	eqds_tx_timer(&tx_, now, queued_bytes_, &act);
-	if (act.retransmit) {
+	eqds_txq_timer(&q_, host_.now(), &act);
+	if (act.retransmit)
 		host_.counters().timeouts++;
-		add_rtx(act.retransmit_seq);
-	}
-	if (act.send_rts)
-		rts_due_ = true;
-	pump(now);
+	pump(host_.now());
 	refill();
 }
 

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-// One sending tunnel of a simulated host: what kmod/tx_tunnel.c does around
-// the core's struct eqds_tx, step for step (enqueue with tail drop, pump:
-// retransmissions first (marked RTX) then new packets in order then an RTS,
-// control packets checked by eqds_tx_ctrl_verdict() first, restart on RST,
-// free on ack, retransmit on NACK (and every hole its SACK shows) or
-// timeout, one timer for both).
-// Function names follow the glue's so the two can be read side by side;
-// only skbs became AppData records and the hrtimer became a Timer.
+// One sending tunnel of a simulated host: the event glue around the core's
+// sending queue (kmod/core/txq.h), as kmod/tx_tunnel.c is in the module.
+// Every decision (admission, the pump's order, retransmissions, restart and
+// requeue, what an ack frees) is the core's; this keeps the AppData records
+// where the module keeps sk_buffs (one class queue, a ring of kept copies
+// indexed as the core's), sends what the pump says, and runs the timer.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "app.h"
 #include "epoch.h"
 #include "timer.h"
 #include "tx.h"
+#include "txq.h"
 
 namespace eqdssim {
 
@@ -42,10 +42,10 @@ public:
 	void ctrl_rcv(const struct eqds_pkt &pkt);
 
 	uint32_t peer() const { return peer_; }
-	const struct eqds_tx &tx() const { return tx_; }
+	const struct eqds_tx &tx() const { return q_.tx; }
 	const CreditLedger &ledger() const { return ledger_; }
 	uint32_t queue_len() const { return (uint32_t)queue_.size(); }
-	uint64_t queued_bytes() const { return queued_bytes_; }
+	uint64_t queued_bytes() const { return q_.queued_bytes; }
 	uint64_t inflight_bytes() const { return inflight_bytes_; }
 	// Nothing queued, nothing to retransmit, nothing unacknowledged.
 	bool idle() const;
@@ -57,39 +57,24 @@ private:
 		AppData app;
 		uint32_t wire_bytes;
 	};
-	struct Sent {
-		AppData app;
-		uint32_t seq;		// the first it holds
-		uint32_t nsegs;		// seqs it holds: always 1 here
-		uint32_t wire_bytes;
-		bool used;
-	};
 
 	void pump(SimTime now);
-	void send_data(const AppData *app, uint32_t seq, uint32_t nsegs, uint8_t flags,
-		       SimTime now);
-	const Sent *inflight_find(uint32_t seq) const;
-	void restart(SimTime now);
-	void free_acked(uint32_t una, uint32_t acked_to);
-	void add_rtx(uint32_t seq);
-	void add_nack_holes(const struct eqds_tx_actions &act);
-	void arm_timer();
+	void send_data(const AppData *app, const struct eqds_txq_step &st);
+	void keep(const AppData &app, const struct eqds_txq_step &st);
+	void arm_timer(u64 when);
 	void on_timer();
 	void audit();
 
 	Host &host_;
 	uint32_t peer_;
-	struct eqds_tx tx_;
-	std::deque<Queued> queue_;
-	uint64_t queued_bytes_ = 0;	// wire bytes in queue_ (the glue's queued_bytes)
-	uint64_t inflight_bytes_ = 0;	// wire bytes sent and not yet acknowledged
-	Sent inflight_[EQDS_TX_SLOTS];
-	uint32_t rtx_[64];
-	uint32_t nrtx_ = 0;
-	uint8_t path_;
-	bool rts_due_;
+	struct eqds_txq q_;
+	std::deque<Queued> queue_;	// class 0's packets: the simulator has one class
+	uint64_t inflight_bytes_ = 0;	// wire bytes kept: sent and not yet acknowledged
+	// The core's ring of kept packets and, slot for slot, their records;
+	// full size from the start (a simulator need not save the memory).
+	std::vector<struct eqds_txq_desc> ring_;
+	std::vector<AppData> kept_;
 	bool filling_ = false;
-	struct eqds_ratelimit disown_rl_ = {};	// FINs for epochs we left
 	Timer timer_;
 	CreditLedger ledger_;
 };
