@@ -37,11 +37,11 @@ struct EqdsConfig {
 	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
 	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
 	uint32_t rtx_max = 32;				// EQDS_RTX_MAX (kmod/tunnel.h)
-	// kmod/rx_tunnel.c
-	SimTime reorder_timeout = 16 * kMs;		// EQDS_REORDER_TIMEOUT_NS
-	uint32_t nack_burst = 8;			// EQDS_NACK_BURST
-	uint32_t ack_every = 16;			// EQDS_ACK_EVERY
-	SimTime ack_delay = 1 * kMs;			// EQDS_ACK_DELAY_NS
+	// kmod/core/rxq.h
+	SimTime reorder_timeout = 16 * kMs;		// EQDS_RXQ_REORDER_TIMEOUT_NS
+	uint32_t nack_burst = 8;			// EQDS_RXQ_NACK_BURST
+	uint32_t ack_every = 16;			// EQDS_RXQ_ACK_EVERY
+	SimTime ack_delay = 1 * kMs;			// EQDS_RXQ_ACK_DELAY_NS
 };
 
 }  // namespace eqdssim
