@@ -42,18 +42,12 @@ static u64 now_ns(void)
 
 static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct eqds_rxq_ctrl *m)
 {
-	struct eqds_pkt pkt = {};
+	struct eqds_pkt pkt;
 
 	if (m->flags & EQDS_F_NACK)
 		trace_eqds_nack(t->en->net->ns.inum, EQDS_TUNNEL_DIR_RX, t->id, &t->peer,
 				epoch, m->ack, m->sack);
-	pkt.type = EQDS_TYPE_CTRL;
-	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = m->flags;
-	pkt.epoch = epoch;
-	pkt.path_id = m->path;
-	pkt.ctrl.ack = m->ack;
-	pkt.ctrl.sack = m->sack;
+	eqds_rxq_ctrl_pkt(m, epoch, &pkt);
 	pkt.ctrl.busy_us = READ_ONCE(t->en->busy_us);
 	if (READ_ONCE(t->ids_rewritten))
 		pkt.next_proto = EQDS_CO_SEG_NUMBERS;

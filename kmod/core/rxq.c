@@ -14,6 +14,18 @@ const struct eqds_rxq_cfg eqds_rxq_defaults = {
 	EQDS_RXQ_NACK_BURST,
 };
 
+void eqds_rxq_ctrl_pkt(const struct eqds_rxq_ctrl *m, u32 epoch, struct eqds_pkt *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = EQDS_TYPE_CTRL;
+	pkt->hlen = EQDS_CTRL_HLEN;
+	pkt->flags = m->flags;
+	pkt->epoch = epoch;
+	pkt->path_id = m->path;
+	pkt->ctrl.ack = m->ack;
+	pkt->ctrl.sack = m->sack;
+}
+
 u32 eqds_rxq_plan_nacks(const struct eqds_rxq_plan *p)
 {
 	return p->nnacks + (p->send && (p->ack.flags & EQDS_F_NACK) ? 1 : 0);

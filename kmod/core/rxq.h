@@ -26,6 +26,7 @@
 #include "rx.h"
 #include "epoch.h"
 #include "pacer.h"
+#include "wire.h"
 
 /*
  * How long a hole may hold back the packets after it: longer than the delay
@@ -86,6 +87,12 @@ static inline void eqds_rxq_plan_init(struct eqds_rxq_plan *p, u8 path)
 	memset(p, 0, sizeof(*p));
 	p->path = path;
 }
+
+/*
+ * The control packet that sends m for epoch; the caller adds what it
+ * knows besides (busy time, options).
+ */
+void eqds_rxq_ctrl_pkt(const struct eqds_rxq_ctrl *m, u32 epoch, struct eqds_pkt *pkt);
 
 /* The NACKs in a plan (the acknowledgment may be one). */
 u32 eqds_rxq_plan_nacks(const struct eqds_rxq_plan *p);

@@ -373,13 +373,7 @@ struct sim {
 	{
 		struct eqds_pkt pkt;
 
-		memset(&pkt, 0, sizeof(pkt));
-		pkt.type = EQDS_TYPE_CTRL;
-		pkt.flags = m.flags;
-		pkt.epoch = epoch;
-		pkt.path_id = m.path;
-		pkt.ctrl.ack = m.ack;
-		pkt.ctrl.sack = m.sack;
+		eqds_rxq_ctrl_pkt(&m, epoch, &pkt);
 		emit(s, false, pkt, 0);
 	}
 

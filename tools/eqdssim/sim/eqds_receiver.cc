@@ -44,14 +44,7 @@ void ReceiverTunnel::send_ctrl(uint32_t epoch, const struct eqds_rxq_ctrl &m)
 {
 	struct eqds_pkt pkt;
 
-	std::memset(&pkt, 0, sizeof(pkt));
-	pkt.type = EQDS_TYPE_CTRL;
-	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = m.flags;
-	pkt.epoch = epoch;
-	pkt.path_id = m.path;
-	pkt.ctrl.ack = m.ack;
-	pkt.ctrl.sack = m.sack;
+	eqds_rxq_ctrl_pkt(&m, epoch, &pkt);
 	pkt.ctrl.busy_us = host_.pacer().busy_us();
 	if (m.flags & EQDS_F_NACK)
 		host_.counters().nacks_sent++;
