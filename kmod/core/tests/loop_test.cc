@@ -4,8 +4,10 @@
 // reorders and duplicates data and control packets alike. Every packet is
 // encoded to bytes with eqds_encode() and decoded with eqds_decode() on
 // arrival. The glue around the core is the minimum the kernel glue does:
-// send queue, retransmit queue and sent ring at the sender; held ring, acks,
-// nacks and pulls at the receiver.
+// send queue, retransmit queue and sent ring at the sender; at the
+// receiver, the kernel's decisions (core/rxq.h: epochs, release, the ACK
+// and NACK plans, the timer, acknowledging every packet) around a held
+// ring, and pulls.
 //
 // Checked throughout: no packet goes up twice; in-order delivery except for
 // packets delivered late after their hole was given up on; the sender's
@@ -42,7 +44,6 @@ constexpr u32 WIN = WINQ * Q;
 constexpr u32 MTU = 1500;		// bytes charged per seq
 constexpr u64 RATE = 10000000000ull;	// receiver link, 10 Gb/s
 constexpr u32 RTO = 200 * US;
-constexpr u64 NACK_DELAY = 30 * US;
 constexpr u16 WIRE_Q = Q >> EQDS_QUANTUM_SHIFT;
 
 struct params {
