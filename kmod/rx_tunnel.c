@@ -6,9 +6,12 @@
  * sender's pull target feeds the pull scheduler; acks tell the sender what
  * to free and what to resend.
  *
- * Which epoch of its sender a tunnel follows, and who may replace it, is
- * the core's decision (core/epoch.h): a SYN for another epoch is answered
- * with a challenge, not taken, until the sender disowns the old epoch.
+ * What this file moves: packets between the socket, a tunnel's ring of held
+ * packets and the delivery lanes, and the control packets the core plans.
+ * Every decision is the core's (core/rxq.h): which epoch a packet is taken
+ * for (a SYN for another epoch is answered with a challenge, not taken,
+ * until the sender disowns the old one, core/epoch.h), what is held and
+ * released, what is acknowledged and NACKed, when the timer fires.
  *
  * Contexts: packet receive (softirq) and the tunnel's release timer
  * (softirq) take t->lock; the pull scheduler's state needs en->sched_lock,
@@ -24,6 +27,7 @@
 #include "netns.h"
 #include "tunnel.h"
 #include "core/seq.h"
+#include "core/rxq.h"
 #include "tunnels.h"
 #include "pull.h"
 #include "xmit.h"
@@ -31,95 +35,19 @@
 #include "events.h"
 #include "policy.h"
 
-/*
- * How long a hole may hold back the packets after it: longer than the delay
- * skew between paths (plus timer jitter), or spraying shows TCP reordering,
- * and long enough for a hole NACKed halfway (eqds_rx_nack_after) to be
- * resent, or TCP sees the loss.
- */
-#define EQDS_REORDER_TIMEOUT_NS	(16 * NSEC_PER_MSEC)
-/* Acknowledge at least every this many data packets, */
-#define EQDS_ACK_EVERY		16
-/* and no later than this after one, so the tail of a burst is freed. */
-#define EQDS_ACK_DELAY_NS	(1 * NSEC_PER_MSEC)
-
 static u64 now_ns(void)
 {
 	return ktime_get_ns();
 }
 
-/* NACKs one arrival or timer expiry may send; the rest wait for the next. */
-#define EQDS_NACK_BURST	8
-
-/* A control packet sent after the lock is dropped. */
-struct ctrl_msg {
-	u8 flags;
-	u8 path;
-	u32 ack;
-	u64 sack;
-};
-
-/*
- * What to send once the lock is dropped: an acknowledgment (send; it may
- * carry the first NACK) and NACKs of further holes, which acknowledge
- * nothing.
- */
-struct ack_plan {
-	bool send;
-	u8 nnacks;
-	u32 epoch;
-	struct ctrl_msg ack;
-	struct ctrl_msg nack[EQDS_NACK_BURST];
-};
-
-static void plan(struct eqds_rxt *t, struct ack_plan *a, u8 extra, u32 ack,
-		 u64 sack)
+static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct eqds_rxq_ctrl *m)
 {
-	a->send = true;
-	a->epoch = t->rx.epoch;
-	a->ack.flags = EQDS_F_SYN | EQDS_F_ACK | extra | (sack ? EQDS_F_SACK : 0);
-	a->ack.ack = ack;
-	a->ack.sack = sack;
-	a->ack.path = t->path++;
-	t->rx.since_ack = 0;
-	if (extra & EQDS_F_NACK) {
-		t->counters.nacks++;
+	struct eqds_pkt pkt;
+
+	if (m->flags & EQDS_F_NACK)
 		trace_eqds_nack(t->en->net->ns.inum, EQDS_TUNNEL_DIR_RX, t->id, &t->peer,
-				t->rx.epoch, ack, sack);
-	}
-}
-
-static void plan_ack(struct eqds_rxt *t, struct ack_plan *a)
-{
-	plan(t, a, 0, t->rx.rcv_nxt, eqds_rx_sack(&t->rx));
-}
-
-/* A hole beyond rcv_nxt: a NACK that acknowledges nothing. */
-static void plan_nack(struct eqds_rxt *t, struct ack_plan *a, u32 seq, u64 sack)
-{
-	struct ctrl_msg *m = &a->nack[a->nnacks++];
-
-	a->epoch = t->rx.epoch;
-	m->flags = EQDS_F_NACK | (sack ? EQDS_F_SACK : 0);
-	m->ack = seq;
-	m->sack = sack;
-	m->path = t->path++;
-	t->counters.nacks++;
-	trace_eqds_nack(t->en->net->ns.inum, EQDS_TUNNEL_DIR_RX, t->id, &t->peer,
-			t->rx.epoch, seq, sack);
-}
-
-static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct ctrl_msg *m)
-{
-	struct eqds_pkt pkt = {};
-
-	pkt.type = EQDS_TYPE_CTRL;
-	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = m->flags;
-	pkt.epoch = epoch;
-	pkt.path_id = m->path;
-	pkt.ctrl.ack = m->ack;
-	pkt.ctrl.sack = m->sack;
+				epoch, m->ack, m->sack);
+	eqds_rxq_ctrl_pkt(m, epoch, &pkt);
 	pkt.ctrl.busy_us = READ_ONCE(t->en->busy_us);
 	if (READ_ONCE(t->ids_rewritten))
 		pkt.next_proto = EQDS_CO_SEG_NUMBERS;
@@ -128,14 +56,14 @@ static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct ctrl_msg *m)
 			   EQDS_STATS_A_NACKS_SENT : EQDS_STATS_A_ACKS_SENT);
 }
 
-static void send_acks(struct eqds_rxt *t, const struct ack_plan *a)
+static void send_acks(struct eqds_rxt *t, const struct eqds_rxq_plan *p)
 {
 	u8 i;
 
-	if (a->send)
-		send_ctrl(t, a->epoch, &a->ack);
-	for (i = 0; i < a->nnacks; i++)
-		send_ctrl(t, a->epoch, &a->nack[i]);
+	if (p->send)
+		send_ctrl(t, p->epoch, &p->ack);
+	for (i = 0; i < p->nnacks; i++)
+		send_ctrl(t, p->epoch, &p->nack[i]);
 }
 
 /* Tell a sender we hold no state for its epoch: it restarts. */
@@ -152,19 +80,17 @@ static void send_rst(struct eqds_net *en, const struct eqds_addr *local,
 		eqds_count(en, EQDS_STATS_A_RSTS_SENT);
 }
 
-static void hold(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
+/* Drop every packet held; caller holds t->lock (or t is unreachable). */
+static void drop_held(struct eqds_rxt *t)
 {
-	struct sk_buff *pos;
+	u32 i;
 
-	eqds_cb(skb)->seq = seq;
-	/* Sorted by seq; arrivals are mostly newest, so search from the tail. */
-	skb_queue_reverse_walk(&t->held, pos) {
-		if (eqds_seq_before(eqds_cb(pos)->seq, seq)) {
-			__skb_queue_after(&t->held, pos, skb);
-			return;
-		}
+	if (!t->held)
+		return;
+	for (i = 0; i < EQDS_RX_AHEAD; i++) {
+		kfree_skb(t->held[i]);
+		t->held[i] = NULL;
 	}
-	__skb_queue_head(&t->held, skb);
 }
 
 /* Fire at when, unless the timer is due earlier already. */
@@ -176,55 +102,38 @@ static void arm_timer(struct eqds_rxt *t, u64 when)
 	hrtimer_start(&t->timer, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
 }
 
-/*
- * Move what the reorder state releases to out. A hole that has waited
- * longer than holes take to fill is NACKed while the packets after it are
- * still held; one given up on is NACKed too (the sender resends it, it is
- * delivered late).
- */
+/* Move what the core releases from the ring to out. */
 static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
-		    struct ack_plan *ack)
+		    struct eqds_rxq_plan *p)
 {
-	u64 skipped = t->rx.stats.skipped, before, sack, when, nack_when;
-	bool nack = false;
-	u32 first_missing = 0, from, seq;
 	struct sk_buff *skb;
+	u32 seq;
 
-	for (;;) {
-		from = t->rx.rcv_nxt;
-		before = t->rx.stats.skipped;
-		if (!eqds_rx_release(&t->rx, now, EQDS_REORDER_TIMEOUT_NS, &seq))
-			break;
-		/* A release that skipped a hole started at the old rcv_nxt. */
-		if (t->rx.stats.skipped != before && !nack) {
-			nack = true;
-			first_missing = from;
-		}
-		skb = __skb_dequeue(&t->held);
+	lockdep_assert_held(&t->lock);
+	while (eqds_rxq_release(&t->rx, &eqds_rxq_defaults, now, p, &seq)) {
+		skb = t->held[eqds_rx_held_slot(seq)];
+		t->held[eqds_rx_held_slot(seq)] = NULL;
 		if (WARN_ON_ONCE(!skb))
-			break;
+			continue;
 		__skb_queue_tail(out, skb);
 		trace_eqds_reorder_release(t->en->net->ns.inum, t->id, &t->peer, seq,
-					   t->rx.stats.skipped - before, t->rx.nheld);
+					   p->last_skipped, t->rx.nheld);
 	}
-	if (t->rx.stats.skipped != skipped)
-		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED,
-			       t->rx.stats.skipped - skipped);
-	if (nack)
-		plan(t, ack, EQDS_F_NACK, first_missing, 0);
-	while (ack->nnacks < EQDS_NACK_BURST &&
-	       eqds_rx_nack(&t->rx, now, EQDS_REORDER_TIMEOUT_NS, &seq, &sack)) {
-		/* The hole at rcv_nxt: the acknowledgment names it. */
-		if (seq == t->rx.rcv_nxt && !nack)
-			plan(t, ack, EQDS_F_NACK, seq, sack);
-		else
-			plan_nack(t, ack, seq, sack);
-	}
-	if (t->rx.nheld) {
-		when = eqds_rx_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS);
-		nack_when = eqds_rx_nack_deadline(&t->rx, EQDS_REORDER_TIMEOUT_NS);
-		arm_timer(t, nack_when ? min(when, nack_when) : when);
-	}
+}
+
+/*
+ * The plan's effects under the lock: counters, the next path id, the
+ * timer. What it sends goes after the unlock (send_acks()).
+ */
+static void plan_commit(struct eqds_rxt *t, const struct eqds_rxq_plan *p)
+{
+	lockdep_assert_held(&t->lock);
+	t->path = p->path;
+	t->counters.nacks += eqds_rxq_plan_nacks(p);
+	if (p->skipped)
+		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED, p->skipped);
+	if (p->timer_ns)
+		arm_timer(t, p->timer_ns);
 }
 
 /*
@@ -237,7 +146,7 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 	const struct eqds_config *cfg = rcu_dereference(en->config);
 	bool restart = t->rx.epoch;	/* 0: the tunnel's first epoch */
 
-	__skb_queue_purge(&t->held);
+	drop_held(t);
 	spin_lock(&en->sched_lock);
 	eqds_sched_deactivate(&en->sched, &t->rx.asl);
 	eqds_rx_init(&t->rx, epoch, cfg->window, EQDS_SCHED_MAX_QUANTA);
@@ -253,16 +162,10 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 static void demand(struct eqds_rxt *t, u16 pull_target)
 {
 	struct eqds_net *en = t->en;
-	u32 want;
 
 	spin_lock(&en->sched_lock);
-	eqds_pullgen_demand(&t->rx.pulls, pull_target);
-	want = eqds_pullgen_outstanding(&t->rx.pulls);
-	eqds_sched_set_backlog(&en->sched, &t->rx.asl, want);
-	if (want) {
-		eqds_sched_activate(&en->sched, &t->rx.asl);
+	if (eqds_rxq_demand(&en->sched, &t->rx, pull_target))
 		eqds_pacer_kick(en);
-	}
 	spin_unlock(&en->sched_lock);
 }
 
@@ -317,7 +220,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 {
 	bool syn = pkt->flags & EQDS_F_SYN;
 	enum eqds_stats_attr why;
-	struct ack_plan ack = {};
+	struct eqds_rxq_plan plan;
 	struct sk_buff_head out;
 	enum eqds_outer_id_verdict numbered;
 	struct eqds_rxt *t;
@@ -360,41 +263,38 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 
 	__skb_queue_head_init(&out);
 	spin_lock(&t->lock);
+	eqds_rxq_plan_init(&plan, t->path);
 	if (unlikely(t->dead)) {
 		spin_unlock(&t->lock);
 		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN, peer);
 		return;
 	}
-	switch (eqds_epoch_data(&t->guard, t->rx.epoch, pkt->epoch, syn, now)) {
-	case EQDS_EPOCH_CURRENT:
+	switch (eqds_rxq_admit(&t->rx, &t->guard, pkt->epoch, syn, now, &plan)) {
+	case EQDS_RXQ_TAKE:
 		break;
-	case EQDS_EPOCH_BEGIN:
+	case EQDS_RXQ_BEGIN:
 		new_epoch(t, pkt->epoch);
-		eqds_epoch_guard_init(&t->guard);
-		plan_ack(t, &ack);
+		eqds_rxq_begin(&t->rx, &t->guard, &plan);
 		break;
-	case EQDS_EPOCH_UNKNOWN:
+	case EQDS_RXQ_RST:
 		t->counters.drops++;
 		spin_unlock(&t->lock);
 		send_rst(en, local, peer, pkt->epoch);
 		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_UNKNOWN, peer);
 		return;
-	case EQDS_EPOCH_DISOWNED:
+	case EQDS_RXQ_STALE:
 		t->counters.drops++;
 		spin_unlock(&t->lock);
 		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_STALE, peer);
 		return;
-	case EQDS_EPOCH_CHALLENGE:
-		/* An ack for our epoch: only its real sender can act on it. */
-		plan_ack(t, &ack);
-		fallthrough;
-	case EQDS_EPOCH_REFUSED:
+	case EQDS_RXQ_REFUSED:
 		t->counters.drops++;
+		plan_commit(t, &plan);
 		spin_unlock(&t->lock);
 		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_EPOCH, peer);
-		if (ack.send) {
+		if (plan.send) {
 			eqds_count(en, EQDS_STATS_A_CHALLENGES_SENT);
-			send_acks(t, &ack);
+			send_acks(t, &plan);
 		}
 		return;
 	}
@@ -404,9 +304,26 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	if (!nsegs) {
 		consume_skb(skb);	/* RTS: demand only */
 	} else {
+		/*
+		 * The ring is allocated by the first packet that may be held:
+		 * a tunnel whose packets all come in order (a half-open one,
+		 * one SYN) never has one. One page on 4 KiB-page machines, no
+		 * high-order atomic allocation.
+		 */
+		if (unlikely(!t->held) && seq != t->rx.rcv_nxt) {
+			t->held = kcalloc(EQDS_RX_AHEAD, sizeof(*t->held), GFP_ATOMIC);
+			if (!t->held) {
+				t->counters.drops++;
+				plan_commit(t, &plan);
+				spin_unlock(&t->lock);
+				eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_NOMEM, peer);
+				send_acks(t, &plan);
+				return;
+			}
+		}
 		eqds_deliver_park(skb);
-		switch (eqds_rx_packet(&t->rx, seq, nsegs,
-				       pkt->flags & EQDS_F_RTX, now)) {
+		switch (eqds_rxq_data(&t->rx, seq, nsegs, pkt->flags & EQDS_F_RTX,
+				      now, &plan)) {
 		case EQDS_RX_DELIVER:
 			__skb_queue_tail(&out, skb);
 			break;
@@ -416,48 +333,49 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			break;
 		case EQDS_RX_HOLD:
 			eqds_count(en, EQDS_STATS_A_REORDER_HELD);
-			hold(t, skb, seq);
+			eqds_cb(skb)->seq = seq;
+			t->held[eqds_rx_held_slot(seq)] = skb;
 			break;
 		case EQDS_RX_DUP:
 			t->counters.drops++;
 			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_DUP, peer);
-			plan_ack(t, &ack);
 			break;
 		default:
 			t->counters.drops++;
 			eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_WINDOW, peer);
 			break;
 		}
-		release(t, now, &out, &ack);
-		if (!ack.send && t->rx.since_ack >= EQDS_ACK_EVERY)
-			plan_ack(t, &ack);
-		else if (!ack.send && t->rx.since_ack)
-			arm_timer(t, now + EQDS_ACK_DELAY_NS);
+		release(t, now, &out, &plan);
+		eqds_rxq_done(&t->rx, &eqds_rxq_defaults, now, false, &plan);
 	}
+	plan_commit(t, &plan);
 	eqds_tunnel_count_list(&t->counters, &out);
 	eqds_deliver_list(en, &out);
 	spin_unlock(&t->lock);
 
-	send_acks(t, &ack);
+	send_acks(t, &plan);
 }
 
 static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 {
 	struct eqds_rxt *t = container_of(timer, struct eqds_rxt, timer);
-	struct ack_plan ack = {};
+	struct eqds_rxq_plan plan;
 	struct sk_buff_head out;
+	u64 now = now_ns();
 
 	__skb_queue_head_init(&out);
 	rcu_read_lock();
 	spin_lock_bh(&t->lock);
-	if (!t->dead)
-		release(t, now_ns(), &out, &ack);
-	if (!ack.send && !t->dead && t->rx.since_ack)
-		plan_ack(t, &ack);
+	eqds_rxq_plan_init(&plan, t->path);
+	if (!t->dead) {
+		release(t, now, &out, &plan);
+		eqds_rxq_done(&t->rx, &eqds_rxq_defaults, now, true, &plan);
+		plan_commit(t, &plan);
+	}
 	eqds_tunnel_count_list(&t->counters, &out);
 	eqds_deliver_list(t->en, &out);
 	spin_unlock_bh(&t->lock);
-	send_acks(t, &ack);
+	send_acks(t, &plan);
 	rcu_read_unlock();
 	return HRTIMER_NORESTART;
 }
@@ -477,7 +395,6 @@ u32 eqds_rxt_pull_grant(struct eqds_rxt *t, u32 quanta)
 void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
 {
 	spin_lock_init(&t->lock);
-	skb_queue_head_init(&t->held);
 	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	t->timer.function = rxt_timer;
 	t->last_used = jiffies;
@@ -488,12 +405,15 @@ void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
 	eqds_epoch_guard_init(&t->guard);
 }
 
+/* t is dead and its timer cancelled: nothing reaches the ring any more. */
 void eqds_rxt_purge(struct eqds_rxt *t)
 {
-	__skb_queue_purge(&t->held);
+	drop_held(t);
+	kfree(t->held);
+	t->held = NULL;
 }
 
 bool eqds_rxt_idle(struct eqds_rxt *t, unsigned long timeout)
 {
-	return !skb_queue_len(&t->held) && time_after(jiffies, t->last_used + timeout);
+	return !t->rx.nheld && time_after(jiffies, t->last_used + timeout);
 }

@@ -148,8 +148,8 @@ struct eqds_txt {
 
 /*
  * Receiving side of one sender.
- * Locking: ->lock (BH) protects the reorder state (rx except pulls and asl)
- * and ->held. rx.pulls and rx.asl belong to the namespace's pull scheduler
+ * Locking: ->lock (BH) protects the reorder state (rx except pulls and asl),
+ * ->held and ->path. rx.pulls and rx.asl belong to the namespace's pull scheduler
  * and are protected by eqds_net->sched_lock. Lock order: ->lock, then
  * sched_lock.
  */
@@ -175,7 +175,12 @@ struct eqds_rxt {
 	u16 quantum;			/* wire quantum we pull with */
 	struct eqds_rx rx;
 	struct eqds_epoch_guard guard;	/* who may replace rx.epoch */
-	struct sk_buff_head held;	/* packets ahead of a hole, by seq */
+	/*
+	 * Packets ahead of a hole, each at eqds_rx_held_slot() of its first
+	 * seq (core/rxq.h): EQDS_RX_AHEAD entries, allocated by the first
+	 * packet that may be held (rx_tunnel.c), freed with the tunnel.
+	 */
+	struct sk_buff **held;
 	struct hrtimer timer;		/* reorder release timeout */
 	struct eqds_tunnel_counters counters;
 };

@@ -351,14 +351,14 @@ def check_claims():
     glue = ''.join(read(os.path.relpath(p, TOP)) for p in
                    sorted(glob.glob(os.path.join(TOP, 'kmod/*.c'))))
     rx = flat(read('kmod/core/rx.h'))
-    ring = 'eqds_rx_slot(' in glue
-    if re.search(r'glue \w+ the packets \w+ in a ring', rx) and not ring:
-        problem('kmod/core/rx.h', 'says the glue keeps packets in a ring indexed by '
-                'eqds_rx_slot(), which no kmod/*.c calls')
+    ring = 'eqds_rx_held_slot(' in glue
+    if re.search(r'glue keeps the held ones\s+in a ring', rx) and not ring:
+        problem('kmod/core/rx.h', 'says the glue keeps held packets in a ring indexed by '
+                'eqds_rx_held_slot(), which no kmod/*.c calls')
     if re.search(r'glue currently keeps the held ones in a list sorted by seq', rx) and \
             (ring or '__skb_queue_after(&t->held' not in read('kmod/rx_tunnel.c')):
         problem('kmod/core/rx.h', 'says the glue keeps held packets in a sorted list, but '
-                'kmod/rx_tunnel.c no longer does (eqds_rx_slot() used, or no t->held)')
+                'kmod/rx_tunnel.c no longer does (eqds_rx_held_slot() used, or no t->held)')
 
 
 check_constants()

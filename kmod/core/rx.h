@@ -3,9 +3,10 @@
  * rx.h - the receiving side of one tunnel: in-order release of sprayed
  * packets (the reorder window), duplicate suppression, and what to
  * acknowledge. This state says when each packet may go up the stack; the
- * packets themselves are the glue's to keep. The glue currently keeps the
- * held ones in a list sorted by seq (kmod/rx_tunnel.c); slot[] below is
- * only this state, indexed by eqds_rx_slot(seq).
+ * packets themselves are the glue's to keep. The glue keeps the held ones
+ * in a ring beside slot[], EQDS_RX_AHEAD entries at eqds_rx_held_slot() of
+ * their first seq (rxq.h, which drives this state for the glue); slot[]
+ * below is only this state, indexed by eqds_rx_slot(seq).
  *
  * Sequence space around rcv_nxt, EQDS_RX_SLOTS seqs in all:
  *   [rcv_nxt - EQDS_RX_AHEAD, rcv_nxt)  behind: delivered or given up on

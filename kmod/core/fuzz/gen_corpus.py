@@ -235,6 +235,67 @@ txq_seeds = {
 }
 
 
+def rxq_cfg(epoch, timeout, ack_every=16, nack_burst=8, ack_delay=1000):
+    # Layout read by fuzz_rxq.cc: epoch (4 bytes), timeout - 1 (3), ack
+    # every - 1 (1), NACK burst - 1 (1), ACK delay - 1 (2), the other
+    # epoch's distance - 1 (1).
+    return (struct.pack(">I", epoch) + (timeout - 1).to_bytes(3, "big") +
+            struct.pack(">BBHB", ack_every - 1, nack_burst - 1,
+                        ack_delay - 1, 0))
+
+
+def rxq_op(op, delta=0, segs=1, target=4):
+    # Every op is followed by a seq distance from rcv_nxt, a seg count and
+    # a pull target, used or not.
+    return struct.pack(">BhBB", op, delta, segs, target)
+
+
+def rxq_data(delta, segs=1, syn=False, rtx=False):
+    return rxq_op(0 | (0x10 if syn else 0) | (0x20 if rtx else 0), delta, segs)
+
+
+def rxq_in_order(segs=1, syn=False):
+    return rxq_op(2 | (0x10 if syn else 0), 0, segs)
+
+
+def rxq_other(syn, rts=False, delta=0):
+    return rxq_op(3 | 0x40 | (0x10 if syn else 0) | (0x20 if rts else 0), delta)
+
+
+def rxq_timer():
+    return rxq_op(4)
+
+
+def rxq_wait(ns):
+    return rxq_op(5) + struct.pack(">H", ns)
+
+
+def rxq_fin(other=False):
+    return rxq_op(6 | (0x10 if other else 0))
+
+
+def rxq_next_epoch():
+    return rxq_op(7)
+
+
+rxq_seeds = {
+    "begin_in_order": rxq_cfg(1, 100000) + rxq_in_order(1, syn=True) +
+    rxq_in_order(1) * 20 + rxq_wait(2000) + rxq_timer(),
+    "holes_nacks": rxq_cfg(7, 50000, nack_burst=2) +
+    rxq_in_order(1, syn=True) + rxq_data(2) + rxq_data(4) + rxq_data(6) +
+    rxq_data(8) + rxq_timer() * 4 + rxq_data(1, rtx=True) + rxq_timer() * 6,
+    "give_up_late": rxq_cfg(0x1234, 300, ack_every=1) +
+    rxq_in_order(1, syn=True) + rxq_data(3, 2) + rxq_timer() * 3 +
+    rxq_data(-2) + rxq_data(-2),
+    "wrap": rxq_cfg(epoch_for_isn(0xfffffffa), 20000) +
+    rxq_in_order(1, syn=True) + rxq_data(3) + rxq_data(9, 2) + rxq_data(1) +
+    rxq_data(3) + rxq_in_order(2) + rxq_timer() * 4,
+    "epochs": rxq_cfg(9, 10000) + rxq_in_order(1, syn=True) + rxq_data(2) +
+    rxq_other(True) + rxq_other(False) + rxq_fin() + rxq_next_epoch() +
+    rxq_in_order(1, syn=True) + rxq_other(True, rts=True) + rxq_timer(),
+}
+
+
 def write(target, seeds):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -247,3 +308,4 @@ write("decode", decode_seeds)
 write("credit", credit_seeds)
 write("rx", rx_seeds)
 write("txq", txq_seeds)
+write("rxq", rxq_seeds)

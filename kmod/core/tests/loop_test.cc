@@ -3,10 +3,12 @@
 // tunnel, one pull scheduler) over a simulated network that loses,
 // reorders and duplicates data and control packets alike. Every packet is
 // encoded to bytes with eqds_encode() and decoded with eqds_decode() on
-// arrival. The glue around the core is the minimum the kernel glue does: at
-// the sender, the core's sending queue (txq.h) decides and the glue keeps
-// app ids where the module keeps sk_buffs; held ring, acks, nacks and pulls
-// at the receiver.
+// arrival. The glue around the core is the minimum the kernel glue does:
+// at the sender, the core's sending queue (txq.h) decides and the glue
+// keeps app ids where the module keeps sk_buffs; at the receiver, the
+// kernel's decisions (core/rxq.h: epochs, release, the ACK and NACK
+// plans, the timer, acknowledging every packet) around a held ring, and
+// pulls.
 //
 // Checked throughout: no packet goes up twice; in-order delivery except for
 // packets delivered late after their hole was given up on; the sender's
@@ -28,6 +30,7 @@
 
 #include "pacer.h"
 #include "rx.h"
+#include "rxq.h"
 #include "seq.h"
 #include "tx.h"
 #include "txq.h"
@@ -43,7 +46,6 @@ constexpr u32 WIN = WINQ * Q;
 constexpr u32 MTU = 1500;		// bytes charged per seq
 constexpr u64 RATE = 10000000000ull;	// receiver link, 10 Gb/s
 constexpr u32 RTO = 200 * US;
-constexpr u64 NACK_DELAY = 30 * US;
 constexpr u16 WIRE_Q = Q >> EQDS_QUANTUM_SHIFT;
 
 struct params {
@@ -89,15 +91,16 @@ struct sender {
 	std::map<u32, u32> segs;	// app -> nsegs
 };
 
-// The receiver's per-sender tunnel.
+// The receiver's per-sender tunnel: the core's state, the held ring.
 struct tunnel {
-	bool known = false;
 	struct eqds_rx rx;
+	struct eqds_epoch_guard guard;
 	struct held_slot {
 		bool used;
 		u32 app, nsegs;
-	} held[EQDS_RX_SLOTS];
-	u64 last_nack = 0;
+	} held[EQDS_RX_AHEAD];
+	u8 path = 0;
+	u64 timer_at = 0;		// 0: not armed
 	u64 pulled_bytes = 0;
 };
 
@@ -132,7 +135,8 @@ struct sim {
 			sender &x = tx[s];
 
 			x.id = s;
-			memset(rx[s].held, 0, sizeof(rx[s].held));
+			memset(&rx[s].rx, 0, sizeof(rx[s].rx));
+			reset_receiver(s);
 			eqds_txq_init(&x.q, 0x1000 + 77 * s, WIN, Q, false, RTO, 0, 0);
 			eqds_txq_ring_move(&x.q, x.ring.data(), (u32)x.ring.size(),
 					   nullptr, nullptr);
@@ -207,7 +211,7 @@ struct sim {
 		ASSERT_LE(c.credit, c.window);
 		ASSERT_EQ(x.charged + c.credit, x.gained);
 		ASSERT_EQ(x.gained + c.refused_bytes, (u64)c.pull_hi * Q);
-		if (rx[x.id].known && rx[x.id].rx.epoch == x.q.tx.epoch) {
+		if (rx[x.id].rx.epoch == x.q.tx.epoch) {
 			ASSERT_TRUE(eqds_seq_before_eq(c.pull_hi,
 						       rx[x.id].rx.pulls.pull_no));
 		}
@@ -308,6 +312,38 @@ struct sim {
 
 	// ---- receiver glue ----
 
+	// The receiver's policy: every data packet acknowledged at once.
+	struct eqds_rxq_cfg rxq_cfg() const
+	{
+		struct eqds_rxq_cfg c = eqds_rxq_defaults;
+
+		c.reorder_timeout_ns = p.reorder_tmo;
+		c.ack_every = 1;
+		return c;
+	}
+
+	void send_ctrl(u32 s, u32 epoch, const struct eqds_rxq_ctrl &m)
+	{
+		struct eqds_pkt pkt;
+
+		eqds_rxq_ctrl_pkt(&m, epoch, &pkt);
+		emit(s, false, pkt, 0);
+	}
+
+	// Under the lock, then after it: what the plan says.
+	void apply(u32 s, const struct eqds_rxq_plan &pl)
+	{
+		tunnel &t = rx[s];
+
+		t.path = pl.path;
+		if (pl.timer_ns && (!t.timer_at || pl.timer_ns < t.timer_at))
+			t.timer_at = pl.timer_ns;
+		if (pl.send)
+			send_ctrl(s, pl.epoch, pl.ack);
+		for (u32 i = 0; i < pl.nnacks; i++)
+			send_ctrl(s, pl.epoch, pl.nack[i]);
+	}
+
 	void ctrl_to(u32 s, u32 epoch, u8 flags, u32 pull_no = 0)
 	{
 		struct eqds_pkt pkt;
@@ -350,61 +386,62 @@ struct sim {
 		last_in_order[s] = seq;
 	}
 
-	void release(u32 s)
+	void release(u32 s, bool timer, struct eqds_rxq_plan *pl)
 	{
 		tunnel &t = rx[s];
+		const struct eqds_rxq_cfg cfg = rxq_cfg();
 		u32 seq;
 
 		for (;;) {
 			u32 from = t.rx.rcv_nxt;
 
-			if (!eqds_rx_release(&t.rx, now, p.reorder_tmo, &seq))
+			if (!eqds_rxq_release(&t.rx, &cfg, now, pl, &seq))
 				break;
 			for (u32 g = from; g != seq; g++)
 				given_up[s].insert(g);
-			tunnel::held_slot &h = t.held[eqds_rx_slot(seq)];
+			tunnel::held_slot &h = t.held[eqds_rx_held_slot(seq)];
 
 			ASSERT_TRUE(h.used);
 			h.used = false;
 			in_order(s, seq);
 			go_up(s, h.app);
 		}
-	}
-
-	void update_demand(u32 s, u16 pull_target)
-	{
-		tunnel &t = rx[s];
-
-		eqds_pullgen_demand(&t.rx.pulls, pull_target);
-		eqds_sched_advance(&sched, now);
-		if (eqds_pullgen_outstanding(&t.rx.pulls))
-			eqds_sched_activate(&sched, &t.rx.asl);
-		else
-			eqds_sched_deactivate(&sched, &t.rx.asl);
+		eqds_rxq_done(&t.rx, &cfg, now, timer, pl);
 	}
 
 	void rx_data(u32 s, const struct eqds_pkt &pkt, const std::vector<u8> &b)
 	{
 		tunnel &t = rx[s];
+		struct eqds_rxq_plan pl;
 
-		if (!t.known || pkt.epoch != t.rx.epoch) {
-			if (!(pkt.flags & EQDS_F_SYN)) {
-				// Unknown tunnel: the sender must restart.
-				ctrl_to(s, pkt.epoch, EQDS_F_RST);
-				return;
-			}
-			if (t.known && !eqds_seq_after(pkt.epoch, t.rx.epoch))
-				return;		// an older incarnation
-			if (t.known)
-				eqds_sched_deactivate(&sched, &t.rx.asl);
+		eqds_rxq_plan_init(&pl, t.path);
+		switch (eqds_rxq_admit(&t.rx, &t.guard, pkt.epoch,
+				       pkt.flags & EQDS_F_SYN, now, &pl)) {
+		case EQDS_RXQ_TAKE:
+			break;
+		case EQDS_RXQ_BEGIN:
+			eqds_sched_deactivate(&sched, &t.rx.asl);
 			eqds_rx_init(&t.rx, pkt.epoch, WINQ, 1);
 			memset(t.held, 0, sizeof(t.held));
-			t.known = true;
+			eqds_rxq_begin(&t.rx, &t.guard, &pl);
+			break;
+		case EQDS_RXQ_RST:
+			// Unknown tunnel: the sender must restart.
+			ctrl_to(s, pkt.epoch, EQDS_F_RST);
+			return;
+		default:
+			apply(s, pl);
+			return;
 		}
+		eqds_sched_advance(&sched, now);
+		if (!eqds_rxq_demand(&sched, &t.rx, pkt.data.pull_target))
+			eqds_sched_deactivate(&sched, &t.rx.asl);
 		if (!(pkt.flags & EQDS_F_RTS)) {
 			u32 seq = pkt.data.seq, n = pkt.data.seg_count;
 			u32 app = eqds_get_be32(&b[(size_t)pkt.hlen + 20]);
-			enum eqds_rx_verdict v = eqds_rx_data(&t.rx, seq, n, now);
+			enum eqds_rx_verdict v =
+				eqds_rxq_data(&t.rx, seq, n, pkt.flags & EQDS_F_RTX,
+					      now, &pl);
 
 			ASSERT_EQ(app_of[s].count(seq), 1u);
 			ASSERT_EQ(app_of[s][seq], app);
@@ -417,34 +454,34 @@ struct sim {
 				go_up(s, app);
 				break;
 			case EQDS_RX_HOLD:
-				ASSERT_FALSE(t.held[eqds_rx_slot(seq)].used);
-				t.held[eqds_rx_slot(seq)] = { true, app, n };
+				ASSERT_FALSE(t.held[eqds_rx_held_slot(seq)].used);
+				t.held[eqds_rx_held_slot(seq)] = { true, app, n };
 				break;
 			case EQDS_RX_DUP:
 				break;
 			default:
 				FAIL() << "verdict " << v << " for seq " << seq;
 			}
-			release(s);
+			release(s, false, &pl);
 		}
-		update_demand(s, pkt.data.pull_target);
-		u8 f = EQDS_F_ACK;
-
-		if (t.rx.nheld && now - t.rx.gap_since_ns >= NACK_DELAY &&
-		    now - t.last_nack >= NACK_DELAY) {
-			f |= EQDS_F_NACK;
-			t.last_nack = now;
-		}
-		ctrl_to(s, t.rx.epoch, f);
+		apply(s, pl);
 	}
 
 	void rx_timers()
 	{
 		struct eqds_asl_node *n;
 
-		for (u32 s = 0; s < p.senders; s++)
-			if (rx[s].known)
-				release(s);
+		for (u32 s = 0; s < p.senders; s++) {
+			tunnel &t = rx[s];
+			struct eqds_rxq_plan pl;
+
+			if (!t.timer_at || now < t.timer_at)
+				continue;
+			t.timer_at = 0;
+			eqds_rxq_plan_init(&pl, t.path);
+			release(s, true, &pl);
+			apply(s, pl);
+		}
 		eqds_sched_advance(&sched, now);
 		while ((n = eqds_sched_peek(&sched))) {
 			u32 s = 0;
@@ -474,9 +511,10 @@ struct sim {
 		tunnel &t = rx[s];
 
 		eqds_sched_deactivate(&sched, &t.rx.asl);
-		t.known = false;
 		memset(t.held, 0, sizeof(t.held));
-		memset(&t.rx, 0, sizeof(t.rx));
+		eqds_rx_init(&t.rx, 0, WINQ, 1);
+		eqds_epoch_guard_init(&t.guard);
+		t.timer_at = 0;
 	}
 
 	// ---- the loop ----

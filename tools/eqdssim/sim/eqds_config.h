@@ -36,11 +36,11 @@ struct EqdsConfig {
 	// kmod/tx_tunnel.c, kmod/tunnel.h
 	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
 	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
-	// kmod/rx_tunnel.c
-	SimTime reorder_timeout = 16 * kMs;		// EQDS_REORDER_TIMEOUT_NS
-	uint32_t nack_burst = 8;			// EQDS_NACK_BURST
-	uint32_t ack_every = 16;			// EQDS_ACK_EVERY
-	SimTime ack_delay = 1 * kMs;			// EQDS_ACK_DELAY_NS
+	// kmod/core/rxq.h
+	SimTime reorder_timeout = 16 * kMs;		// EQDS_RXQ_REORDER_TIMEOUT_NS
+	uint32_t nack_burst = 8;			// EQDS_RXQ_NACK_BURST
+	uint32_t ack_every = 16;			// EQDS_RXQ_ACK_EVERY
+	SimTime ack_delay = 1 * kMs;			// EQDS_RXQ_ACK_DELAY_NS
 };
 
 }  // namespace eqdssim

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// Mirrors kmod/rx_tunnel.c; see the header.
+// The event glue of kmod/rx_tunnel.c around core/rxq.h; see the header.
 #include "eqds_receiver.h"
 
 #include <algorithm>
@@ -17,6 +17,10 @@ ReceiverTunnel::ReceiverTunnel(Host &host, uint32_t peer)
 	for (Held &h : held_)
 		h = Held{ AppData(), false };
 	core_.owner = this;
+	rxq_cfg_.reorder_timeout_ns = host.cfg().reorder_timeout;
+	rxq_cfg_.ack_delay_ns = host.cfg().ack_delay;
+	rxq_cfg_.ack_every = host.cfg().ack_every;
+	rxq_cfg_.nack_burst = host.cfg().nack_burst;
 	eqds_epoch_guard_init(&guard_);
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
 	eqds_rx_init(&core_.rx, 0, host.cfg().window_pkts, EQDS_SCHED_MAX_QUANTA);
@@ -36,45 +40,11 @@ ReceiverTunnel *ReceiverTunnel::from_asl(struct eqds_asl_node *node)
 	return reinterpret_cast<RxCore *>(rx)->owner;
 }
 
-void ReceiverTunnel::plan(AckPlan *a, uint8_t extra, uint32_t ack, uint64_t sack)
-{
-	a->send = true;
-	a->epoch = core_.rx.epoch;
-	a->ack.flags = EQDS_F_SYN | EQDS_F_ACK | extra | (sack ? EQDS_F_SACK : 0);
-	a->ack.ack = ack;
-	a->ack.sack = sack;
-	a->ack.path = path_++;
-	core_.rx.since_ack = 0;
-}
-
-void ReceiverTunnel::plan_ack(AckPlan *a)
-{
-	plan(a, 0, core_.rx.rcv_nxt, eqds_rx_sack(&core_.rx));
-}
-
-void ReceiverTunnel::plan_nack(AckPlan *a, uint32_t seq, uint64_t sack)
-{
-	CtrlMsg &m = a->nack[a->nnacks++];
-
-	a->epoch = core_.rx.epoch;
-	m.flags = EQDS_F_NACK | (sack ? EQDS_F_SACK : 0);
-	m.ack = seq;
-	m.sack = sack;
-	m.path = path_++;
-}
-
-void ReceiverTunnel::send_ctrl(uint32_t epoch, const CtrlMsg &m)
+void ReceiverTunnel::send_ctrl(uint32_t epoch, const struct eqds_rxq_ctrl &m)
 {
 	struct eqds_pkt pkt;
 
-	std::memset(&pkt, 0, sizeof(pkt));
-	pkt.type = EQDS_TYPE_CTRL;
-	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = m.flags;
-	pkt.epoch = epoch;
-	pkt.path_id = m.path;
-	pkt.ctrl.ack = m.ack;
-	pkt.ctrl.sack = m.sack;
+	eqds_rxq_ctrl_pkt(&m, epoch, &pkt);
 	pkt.ctrl.busy_us = host_.pacer().busy_us();
 	if (m.flags & EQDS_F_NACK)
 		host_.counters().nacks_sent++;
@@ -83,12 +53,20 @@ void ReceiverTunnel::send_ctrl(uint32_t epoch, const CtrlMsg &m)
 	host_.send_packet(peer_, pkt, nullptr);
 }
 
-void ReceiverTunnel::send_acks(const AckPlan &a)
+void ReceiverTunnel::send_acks(const struct eqds_rxq_plan &p)
 {
-	if (a.send)
-		send_ctrl(a.epoch, a.ack);
-	for (uint32_t i = 0; i < a.nnacks; i++)
-		send_ctrl(a.epoch, a.nack[i]);
+	if (p.send)
+		send_ctrl(p.epoch, p.ack);
+	for (uint32_t i = 0; i < p.nnacks; i++)
+		send_ctrl(p.epoch, p.nack[i]);
+}
+
+void ReceiverTunnel::commit(const struct eqds_rxq_plan &p)
+{
+	path_ = p.path;
+	host_.counters().reorder_skipped += p.skipped;
+	if (p.timer_ns)
+		arm_timer(p.timer_ns);
 }
 
 void ReceiverTunnel::deliver(const AppData &app, bool late)
@@ -105,49 +83,18 @@ void ReceiverTunnel::arm_timer(SimTime when)
 	timer_.start(when);
 }
 
-// rx_tunnel.c's release(): what the reorder state lets go; a NACK for the
-// first hole given up on, and NACKs of holes that have waited longer than
-// holes take to fill while the packets after them are still held.
-void ReceiverTunnel::release(SimTime now, AckPlan *ack)
+// rx_tunnel.c's release(): what the core lets go, from the held ring.
+void ReceiverTunnel::release(SimTime now, struct eqds_rxq_plan *p)
 {
-	struct eqds_rx &rx = core_.rx;
-	u64 skipped = rx.stats.skipped, before, sack;
-	bool nack = false;
-	u32 first_missing = 0, from, seq;
-	SimTime timeout = host_.cfg().reorder_timeout;
-	uint32_t burst = std::min<uint32_t>(host_.cfg().nack_burst, 8);
+	u32 seq;
 
-	for (;;) {
-		from = rx.rcv_nxt;
-		before = rx.stats.skipped;
-		if (!eqds_rx_release(&rx, now, timeout, &seq))
-			break;
-		if (rx.stats.skipped != before && !nack) {
-			nack = true;
-			first_missing = from;
-		}
-		Held &h = held_[eqds_rx_slot(seq)];
+	while (eqds_rxq_release(&core_.rx, &rxq_cfg_, now, p, &seq)) {
+		Held &h = held_[eqds_rx_held_slot(seq)];
 
 		if (h.used) {
 			h.used = false;
 			deliver(h.app, false);
 		}
-	}
-	host_.counters().reorder_skipped += rx.stats.skipped - skipped;
-	if (nack)
-		plan(ack, EQDS_F_NACK, first_missing, 0);
-	while (ack->nnacks < burst && eqds_rx_nack(&rx, now, timeout, &seq, &sack)) {
-		/* The hole at rcv_nxt: the acknowledgment names it. */
-		if (seq == rx.rcv_nxt && !nack)
-			plan(ack, EQDS_F_NACK, seq, sack);
-		else
-			plan_nack(ack, seq, sack);
-	}
-	if (rx.nheld) {
-		u64 when = eqds_rx_deadline(&rx, timeout);
-		u64 nack_when = eqds_rx_nack_deadline(&rx, timeout);
-
-		arm_timer(nack_when ? std::min(when, nack_when) : when);
 	}
 }
 
@@ -162,16 +109,11 @@ void ReceiverTunnel::new_epoch(uint32_t epoch)
 
 void ReceiverTunnel::demand(uint16_t pull_target)
 {
-	u32 want;
+	u32 want = eqds_rxq_demand(&host_.pacer().sched(), &core_.rx, pull_target);
 
-	eqds_pullgen_demand(&core_.rx.pulls, pull_target);
-	want = eqds_pullgen_outstanding(&core_.rx.pulls);
-	eqds_sched_set_backlog(&host_.pacer().sched(), &core_.rx.asl, want);
 	host_.pacer().update_busy();
-	if (want) {
-		eqds_sched_activate(&host_.pacer().sched(), &core_.rx.asl);
+	if (want)
 		host_.pacer().kick();
-	}
 }
 
 void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, uint32_t ip_bytes,
@@ -181,17 +123,18 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 	bool syn = pkt.flags & EQDS_F_SYN;
 	SimTime now = host_.now();
 	uint32_t nsegs = pkt.next_proto != EQDS_NP_NONE ? 1 : 0;
-	AckPlan ack;
+	struct eqds_rxq_plan plan;
 
-	switch (eqds_epoch_data(&guard_, rx.epoch, pkt.epoch, syn, now)) {
-	case EQDS_EPOCH_CURRENT:
+	eqds_rxq_plan_init(&plan, path_);
+
+	switch (eqds_rxq_admit(&rx, &guard_, pkt.epoch, syn, now, &plan)) {
+	case EQDS_RXQ_TAKE:
 		break;
-	case EQDS_EPOCH_BEGIN:
+	case EQDS_RXQ_BEGIN:
 		new_epoch(pkt.epoch);
-		eqds_epoch_guard_init(&guard_);
-		plan_ack(&ack);
+		eqds_rxq_begin(&rx, &guard_, &plan);
 		break;
-	case EQDS_EPOCH_UNKNOWN: {
+	case EQDS_RXQ_RST: {
 		struct eqds_pkt rst;
 
 		host_.counters().rsts_sent++;
@@ -204,19 +147,17 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 		host_.send_packet(peer_, rst, nullptr);
 		return;
 	}
-	case EQDS_EPOCH_DISOWNED:
+	case EQDS_RXQ_STALE:
 		host_.counters().drop_stale++;
 		return;
-	case EQDS_EPOCH_CHALLENGE:
-		/* An ack for our epoch: only its real sender can act on it. */
-		plan_ack(&ack);
-		host_.counters().challenges_sent++;
-		host_.counters().drop_epoch++;
-		send_acks(ack);
-		return;
-	case EQDS_EPOCH_REFUSED:
+	case EQDS_RXQ_REFUSED:
 	default:
 		host_.counters().drop_epoch++;
+		commit(plan);
+		if (plan.send) {
+			host_.counters().challenges_sent++;
+			send_acks(plan);
+		}
 		return;
 	}
 	demand(pkt.data.pull_target);
@@ -226,7 +167,8 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 		if (ce)
 			host_.counters().ce_rcvd++;
 		host_.pacer().data_arrived(ip_bytes, ce);
-		switch (eqds_rx_packet(&rx, pkt.data.seq, nsegs, pkt.flags & EQDS_F_RTX, now)) {
+		switch (eqds_rxq_data(&rx, pkt.data.seq, nsegs, pkt.flags & EQDS_F_RTX, now,
+				      &plan)) {
 		case EQDS_RX_DELIVER:
 			deliver(app, false);
 			break;
@@ -236,35 +178,34 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 			break;
 		case EQDS_RX_HOLD:
 			host_.counters().reorder_held++;
-			held_[eqds_rx_slot(pkt.data.seq)] = Held{ app, true };
+			held_[eqds_rx_held_slot(pkt.data.seq)] = Held{ app, true };
 			if (rx.nheld > host_.counters().max_reorder_depth)
 				host_.counters().max_reorder_depth = rx.nheld;
 			break;
 		case EQDS_RX_DUP:
 			host_.counters().drop_dup++;
-			plan_ack(&ack);
 			break;
 		default:
 			host_.counters().drop_window++;
 			break;
 		}
-		release(now, &ack);
-		if (!ack.send && rx.since_ack >= host_.cfg().ack_every)
-			plan_ack(&ack);
-		else if (!ack.send && rx.since_ack)
-			arm_timer(now + host_.cfg().ack_delay);
+		release(now, &plan);
+		eqds_rxq_done(&rx, &rxq_cfg_, now, false, &plan);
 	}
-	send_acks(ack);
+	commit(plan);
+	send_acks(plan);
 }
 
 void ReceiverTunnel::on_timer()
 {
-	AckPlan ack;
+	struct eqds_rxq_plan plan;
+	SimTime now = host_.now();
 
-	release(host_.now(), &ack);
-	if (!ack.send && core_.rx.since_ack)
-		plan_ack(&ack);
-	send_acks(ack);
+	eqds_rxq_plan_init(&plan, path_);
+	release(now, &plan);
+	eqds_rxq_done(&core_.rx, &rxq_cfg_, now, true, &plan);
+	commit(plan);
+	send_acks(plan);
 }
 
 bool ReceiverTunnel::fin_rcv(uint32_t epoch)

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-// One receiving tunnel of a simulated host: what kmod/rx_tunnel.c does
-// around the core's struct eqds_rx (epoch checks, demand and backlog to the
-// pull scheduler, hold/release through the reorder window, ACK every 16
-// packets or after 1 ms, NACKs of holes that outlive the paths' learnt skew
-// and of holes given up on, duplicate re-ack, busy time in every ACK; a SYN
-// for another epoch is challenged, not taken, until a FIN disowns the old).
+// One receiving tunnel of a simulated host: the event glue kmod/rx_tunnel.c
+// is around the core's receiver (core/rxq.h: epoch admission, demand to the
+// pull scheduler, hold and release, the ACK and NACK plans and the timer),
+// with simulated packets, timers and counters. The policy (reorder timeout,
+// ACK every / delay, NACK burst) is the host's configuration.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +11,7 @@
 #include "app.h"
 #include "epoch.h"
 #include "rx.h"
+#include "rxq.h"
 #include "timer.h"
 
 namespace eqdssim {
@@ -53,33 +53,15 @@ public:
 	uint64_t epoch_rx_bytes() const { return epoch_rx_bytes_; }
 
 private:
-	// A control packet to send once the decision is made (ctrl_msg).
-	struct CtrlMsg {
-		uint8_t flags = 0;
-		uint8_t path = 0;
-		uint32_t ack = 0;
-		uint64_t sack = 0;
-	};
-	// An acknowledgment (which may carry the first NACK) and NACKs of
-	// further holes, which acknowledge nothing (rx_tunnel.c's ack_plan).
-	struct AckPlan {
-		bool send = false;
-		uint32_t nnacks = 0;
-		uint32_t epoch = 0;
-		CtrlMsg ack;
-		CtrlMsg nack[8];
-	};
 	struct Held {
 		AppData app;
 		bool used;
 	};
 
-	void plan(AckPlan *a, uint8_t extra, uint32_t ack, uint64_t sack);
-	void plan_ack(AckPlan *a);
-	void plan_nack(AckPlan *a, uint32_t seq, uint64_t sack);
-	void send_ctrl(uint32_t epoch, const CtrlMsg &m);
-	void send_acks(const AckPlan &a);
-	void release(SimTime now, AckPlan *ack);
+	void send_ctrl(uint32_t epoch, const struct eqds_rxq_ctrl &m);
+	void send_acks(const struct eqds_rxq_plan &p);
+	void commit(const struct eqds_rxq_plan &p);
+	void release(SimTime now, struct eqds_rxq_plan *p);
 	void new_epoch(uint32_t epoch);
 	void demand(uint16_t pull_target);
 	void deliver(const AppData &app, bool late);
@@ -90,7 +72,8 @@ private:
 	uint32_t peer_;
 	RxCore core_;
 	struct eqds_epoch_guard guard_;	// who may replace rx.epoch (core/epoch.h)
-	Held held_[EQDS_RX_SLOTS];
+	struct eqds_rxq_cfg rxq_cfg_;	// the host's receiver policy
+	Held held_[EQDS_RX_AHEAD];	// at eqds_rx_held_slot() of their seq
 	uint8_t path_ = 0;
 	uint64_t epoch_rx_bytes_ = 0;
 	Timer timer_;

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+// The receiving tunnel's decisions (kmod/core/rxq.c) driven as the glue
+// drives them: epoch admission and challenges, the ACK policy (every N
+// packets, after a delay, on a timer, again for a duplicate), NACKs of
+// holes and of holes given up on, the NACK burst, the timer, demand, and the
+// ring of held packets at eqds_rx_held_slot() across the 2^32 wrap.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "rxq.h"
+#include "seq.h"
+#include "wire.h"
+
+namespace {
+
+constexpr u64 US = 1000;
+constexpr u64 MS = 1000 * US;
+
+u32 epoch_for_isn(u32 isn)
+{
+	u32 a = 2654435761u, inv = a;
+
+	for (int i = 0; i < 5; i++)	// Newton: each step doubles the bits
+		inv *= 2 - a * inv;
+	return isn * inv;
+}
+
+// One receiving tunnel as the glue keeps it: the core's state, a ring of
+// held packets (ids), the next path id and the timer.
+struct tunnel {
+	struct eqds_rx rx;
+	struct eqds_epoch_guard guard;
+	struct eqds_sched sched;
+	struct eqds_rxq_cfg cfg = eqds_rxq_defaults;
+	u32 ring[EQDS_RX_AHEAD] = {};
+	std::vector<u32> up;		// ids in the order they went up
+	u8 path = 0;
+	u64 timer_at = 0;
+	u64 now = 1 * MS;
+
+	explicit tunnel(u32 epoch)
+	{
+		memset(&rx, 0, sizeof(rx));
+		eqds_sched_init(&sched, 10000000000ull, 4096, 16 * 4096, 0);
+		eqds_rx_init(&rx, 0, 32, 1);
+		eqds_epoch_guard_init(&guard);
+		struct eqds_rxq_plan p = data(epoch, true, 0, 0);
+
+		EXPECT_TRUE(p.send);
+	}
+
+	void release(struct eqds_rxq_plan *p)
+	{
+		u32 seq;
+
+		while (eqds_rxq_release(&rx, &cfg, now, p, &seq)) {
+			u32 &slot = ring[eqds_rx_held_slot(seq)];
+
+			EXPECT_NE(slot, 0u) << seq;
+			up.push_back(slot);
+			slot = 0;
+		}
+	}
+
+	void apply(const struct eqds_rxq_plan &p)
+	{
+		path = p.path;
+		if (p.timer_ns && (!timer_at || p.timer_ns < timer_at))
+			timer_at = p.timer_ns;
+	}
+
+	// A data packet (nsegs 0: an RTS) carrying id; the plan it made.
+	struct eqds_rxq_plan data(u32 epoch, bool syn, u32 seq, u32 nsegs,
+				  u32 id = 0, bool rtx = false,
+				  enum eqds_rx_verdict *verdict = nullptr,
+				  enum eqds_rxq_admit *admit = nullptr)
+	{
+		struct eqds_rxq_plan p;
+		enum eqds_rxq_admit a;
+		enum eqds_rx_verdict v = EQDS_RX_TOO_FAR;
+
+		eqds_rxq_plan_init(&p, path);
+		a = eqds_rxq_admit(&rx, &guard, epoch, syn, now, &p);
+		if (admit)
+			*admit = a;
+		if (a == EQDS_RXQ_BEGIN) {
+			eqds_sched_deactivate(&sched, &rx.asl);
+			eqds_rx_init(&rx, epoch, 32, 1);
+			memset(ring, 0, sizeof(ring));
+			eqds_rxq_begin(&rx, &guard, &p);
+		} else if (a != EQDS_RXQ_TAKE) {
+			apply(p);
+			return p;
+		}
+		eqds_rxq_demand(&sched, &rx, 4);
+		if (nsegs) {
+			v = eqds_rxq_data(&rx, seq, nsegs, rtx, now, &p);
+			if (v == EQDS_RX_DELIVER || v == EQDS_RX_LATE)
+				up.push_back(id);
+			if (v == EQDS_RX_HOLD) {
+				EXPECT_EQ(ring[eqds_rx_held_slot(seq)], 0u);
+				ring[eqds_rx_held_slot(seq)] = id;
+			}
+			release(&p);
+			eqds_rxq_done(&rx, &cfg, now, false, &p);
+		}
+		if (verdict)
+			*verdict = v;
+		apply(p);
+		return p;
+	}
+
+	struct eqds_rxq_plan data(u32 seq, u32 id, u32 nsegs = 1, bool rtx = false,
+				  enum eqds_rx_verdict *verdict = nullptr)
+	{
+		return data(rx.epoch, false, seq, nsegs, id, rtx, verdict);
+	}
+
+	// The timer fires at its time.
+	struct eqds_rxq_plan fire()
+	{
+		struct eqds_rxq_plan p;
+
+		EXPECT_NE(timer_at, 0u);
+		if (timer_at > now)
+			now = timer_at;
+		timer_at = 0;
+		eqds_rxq_plan_init(&p, path);
+		release(&p);
+		eqds_rxq_done(&rx, &cfg, now, true, &p);
+		apply(p);
+		return p;
+	}
+
+	u32 isn() const { return eqds_isn(rx.epoch); }
+};
+
+TEST(Rxq, SynBeginsAnEpochAndIsAcknowledged)
+{
+	tunnel t(5);
+	enum eqds_rxq_admit a;
+	struct eqds_rxq_plan p;
+
+	EXPECT_EQ(t.rx.epoch, 5u);
+	EXPECT_EQ(t.path, 1u);
+	EXPECT_TRUE(t.rx.asl.queued);		// demand from the SYN's RTS
+	EXPECT_EQ(t.sched.backlog, t.rx.asl.backlog);
+
+	// Not a SYN, another epoch: unknown, RST.
+	p = t.data(6, false, 0, 1, 0, false, nullptr, &a);
+	EXPECT_EQ(a, EQDS_RXQ_RST);
+	EXPECT_FALSE(p.send);
+	// A SYN for another epoch is challenged once, with our epoch's ack.
+	p = t.data(6, true, eqds_isn(6), 1, 0, false, nullptr, &a);
+	EXPECT_EQ(a, EQDS_RXQ_REFUSED);
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.epoch, 5u);
+	EXPECT_EQ(p.ack.ack, t.isn());
+	EXPECT_EQ(p.ack.flags, EQDS_F_SYN | EQDS_F_ACK);
+	EXPECT_EQ(p.ack.path, 1u);
+	EXPECT_EQ(t.path, 2u);
+	p = t.data(6, true, eqds_isn(6), 1, 0, false, nullptr, &a);
+	EXPECT_EQ(a, EQDS_RXQ_REFUSED);
+	EXPECT_FALSE(p.send);
+	EXPECT_EQ(t.rx.epoch, 5u);
+	// Once the sender disowns epoch 5, its SYN begins epoch 6.
+	ASSERT_TRUE(eqds_epoch_fin(&t.guard, t.rx.epoch, 5));
+	p = t.data(6, true, eqds_isn(6), 1, 1, false, nullptr, &a);
+	EXPECT_EQ(a, EQDS_RXQ_BEGIN);
+	EXPECT_EQ(t.rx.epoch, 6u);
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.ack, eqds_isn(6));	// the ack planned before the data
+	EXPECT_EQ(t.up, std::vector<u32>{ 1 });
+}
+
+TEST(Rxq, AcksEveryNPacketsOrAfterTheDelay)
+{
+	tunnel t(9);
+	struct eqds_rxq_plan p;
+	u32 s = t.isn();
+
+	for (u32 i = 0; i < EQDS_RXQ_ACK_EVERY - 1; i++) {
+		p = t.data(s + i, i + 1);
+		EXPECT_FALSE(p.send) << i;
+		EXPECT_EQ(p.timer_ns, t.now + EQDS_RXQ_ACK_DELAY_NS);
+	}
+	p = t.data(s + EQDS_RXQ_ACK_EVERY - 1, EQDS_RXQ_ACK_EVERY);
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.ack, s + EQDS_RXQ_ACK_EVERY);
+	EXPECT_EQ(p.ack.flags, EQDS_F_SYN | EQDS_F_ACK);
+	EXPECT_EQ(t.rx.since_ack, 0u);
+	// One more, then the delay passes: the timer acknowledges it.
+	t.timer_at = 0;
+	p = t.data(s + EQDS_RXQ_ACK_EVERY, 99);
+	EXPECT_FALSE(p.send);
+	t.now += US;
+	p = t.fire();
+	EXPECT_EQ(t.now, 1 * MS + EQDS_RXQ_ACK_DELAY_NS);
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.ack, s + EQDS_RXQ_ACK_EVERY + 1);
+	EXPECT_EQ(p.timer_ns, 0u);
+	EXPECT_EQ(eqds_rxq_plan_nacks(&p), 0u);
+}
+
+TEST(Rxq, DuplicateIsAcknowledgedAgain)
+{
+	tunnel t(11);
+	enum eqds_rx_verdict v;
+	struct eqds_rxq_plan p;
+
+	t.data(t.isn(), 1);
+	p = t.data(t.isn(), 1, 1, false, &v);
+	EXPECT_EQ(v, EQDS_RX_DUP);
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.ack, t.isn() + 1);
+	EXPECT_EQ(t.up, std::vector<u32>{ 1 });
+}
+
+// A hole waits for the paths' skew, then is NACKed in the ack (it is at
+// rcv_nxt) with the SACK of what is held; the retransmission fills it.
+TEST(Rxq, HoleIsNackedBeforeItIsGivenUpOn)
+{
+	tunnel t(13);
+	struct eqds_rxq_plan p;
+	u32 s = t.isn();
+	u64 t0 = t.now;
+
+	p = t.data(s + 1, 2);
+	EXPECT_FALSE(p.send);
+	EXPECT_EQ(p.timer_ns, t0 + eqds_rx_nack_after(&t.rx, EQDS_RXQ_REORDER_TIMEOUT_NS));
+	p = t.fire();
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.flags, EQDS_F_SYN | EQDS_F_ACK | EQDS_F_NACK | EQDS_F_SACK);
+	EXPECT_EQ(p.ack.ack, s);
+	EXPECT_EQ(p.ack.sack, 1u);
+	EXPECT_EQ(eqds_rxq_plan_nacks(&p), 1u);
+	EXPECT_EQ(p.nnacks, 0u);
+	// Only the release deadline is left.
+	EXPECT_EQ(p.timer_ns, t0 + EQDS_RXQ_REORDER_TIMEOUT_NS);
+	t.now += 100 * US;
+	p = t.data(s, 1, 1, true);
+	EXPECT_EQ(t.up, (std::vector<u32>{ 1, 2 }));
+	EXPECT_EQ(p.skipped, 0u);
+	EXPECT_EQ(t.rx.nheld, 0u);
+}
+
+// Given up on at the reorder timeout: the packet after the hole goes up,
+// and the hole is NACKed (no SACK) so the sender resends it, delivered late.
+TEST(Rxq, HoleGivenUpOnIsNackedAndDeliveredLate)
+{
+	tunnel t(17);
+	struct eqds_rxq_plan p;
+	enum eqds_rx_verdict v;
+	u32 s = t.isn();
+
+	t.cfg.nack_burst = 1;
+	t.data(s + 2, 3);
+	t.fire();				// the NACK of the hole
+	p = t.fire();				// the release deadline
+	EXPECT_EQ(p.skipped, 2u);
+	EXPECT_EQ(t.up, std::vector<u32>{ 3 });
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.flags, EQDS_F_SYN | EQDS_F_ACK | EQDS_F_NACK);
+	EXPECT_EQ(p.ack.ack, s);
+	EXPECT_EQ(p.ack.sack, 0u);
+	EXPECT_EQ(p.timer_ns, 0u);
+	t.data(s + 1, 2, 1, true, &v);
+	EXPECT_EQ(v, EQDS_RX_LATE);
+	EXPECT_EQ(t.up, (std::vector<u32>{ 3, 2 }));
+}
+
+// More holes than one burst: the rest wait for the timer, due at once.
+// (A hole with nothing held within 64 seqs after it is NACKed seq by seq.)
+TEST(Rxq, NackBurstIsCappedAndTheRestFollow)
+{
+	tunnel t(19);
+	struct eqds_rxq_plan p;
+	u32 s = t.isn();
+
+	t.cfg.nack_burst = 2;
+	t.data(s + 70, 1);
+	t.data(s + 140, 2);
+	p = t.fire();
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.flags, EQDS_F_SYN | EQDS_F_ACK | EQDS_F_NACK);
+	EXPECT_EQ(p.ack.ack, s);
+	ASSERT_EQ(p.nnacks, 2u);
+	EXPECT_EQ(p.nack[0].ack, s + 1);
+	EXPECT_EQ(p.nack[1].ack, s + 2);
+	EXPECT_EQ(p.nack[0].flags, EQDS_F_NACK);
+	EXPECT_EQ(eqds_rxq_plan_nacks(&p), 3u);
+	EXPECT_EQ((u8)(p.ack.path + 1), p.nack[0].path);
+	EXPECT_EQ((u8)(p.nack[0].path + 1), p.nack[1].path);
+	EXPECT_EQ(t.path, (u8)(p.nack[1].path + 1));
+	EXPECT_LE(p.timer_ns, t.now);		// more are due
+	p = t.fire();
+	EXPECT_FALSE(p.send);
+	ASSERT_EQ(p.nnacks, 2u);
+	EXPECT_EQ(p.nack[0].ack, s + 3);
+	EXPECT_EQ(p.nack[1].ack, s + 4);
+}
+
+// The ring of held packets across the 2^32 wrap: each packet is found at
+// its first seq's slot, a duplicate (whole or overlapping, GSO) leaves the
+// held one in place, and the packets go up in seq order across the wrap.
+// (The sorted list the glue kept before needed the same serial order from
+// its insertion; the ring needs none.)
+TEST(Rxq, RingAcrossTheWrapKeepsHeldPacketsAndDropsDuplicates)
+{
+	tunnel t(epoch_for_isn(0xfffffffcu));
+	enum eqds_rx_verdict v;
+	u32 s = t.isn();
+
+	ASSERT_EQ(s, 0xfffffffcu);
+	t.data(s + 6, 7, 2, false, &v);		// 0x2..0x3
+	EXPECT_EQ(v, EQDS_RX_HOLD);
+	t.data(s + 2, 3, 1, false, &v);		// 0xfffffffe
+	EXPECT_EQ(v, EQDS_RX_HOLD);
+	t.data(s + 4, 5, 1, false, &v);		// 0x0
+	EXPECT_EQ(v, EQDS_RX_HOLD);
+	t.data(s + 4, 55, 1, false, &v);	// the same again
+	EXPECT_EQ(v, EQDS_RX_DUP);
+	t.data(s + 7, 77, 1, false, &v);	// inside the GSO packet
+	EXPECT_EQ(v, EQDS_RX_DUP);
+	t.data(s + 5, 66, 2, false, &v);	// overlapping it
+	EXPECT_EQ(v, EQDS_RX_DUP);
+	t.data(s + 2 + EQDS_RX_AHEAD, 88, 1, false, &v);	// a ring away
+	EXPECT_EQ(v, EQDS_RX_TOO_FAR);
+	EXPECT_EQ(t.ring[eqds_rx_held_slot(s + 2)], 3u);
+	EXPECT_EQ(t.ring[eqds_rx_held_slot(s + 4)], 5u);
+	EXPECT_EQ(t.ring[eqds_rx_held_slot(s + 6)], 7u);
+	EXPECT_EQ(t.rx.nheld, 3u);
+	t.data(s + 1, 2);			// still a hole at s
+	t.data(s + 3, 4);
+	EXPECT_TRUE(t.up.empty());
+	t.data(s, 1);
+	EXPECT_EQ(t.up, (std::vector<u32>{ 1, 2, 3, 4, 5 }));
+	t.data(s + 5, 6);
+	EXPECT_EQ(t.up, (std::vector<u32>{ 1, 2, 3, 4, 5, 6, 7 }));
+	EXPECT_EQ(t.rx.rcv_nxt, 0x4u);
+	EXPECT_EQ(t.rx.nheld, 0u);
+	for (u32 i = 0; i < EQDS_RX_AHEAD; i++)
+		EXPECT_EQ(t.ring[i], 0u) << i;
+}
+
+TEST(Rxq, DemandIsTheSchedulersBacklog)
+{
+	tunnel t(23);
+	u32 want;
+
+	eqds_sched_deactivate(&t.sched, &t.rx.asl);
+	want = eqds_rxq_demand(&t.sched, &t.rx, 0);
+	EXPECT_EQ(want, 0u);
+	EXPECT_FALSE(t.rx.asl.queued);
+	want = eqds_rxq_demand(&t.sched, &t.rx, 6);
+	EXPECT_GT(want, 0u);
+	EXPECT_TRUE(t.rx.asl.queued);
+	EXPECT_EQ(t.sched.backlog, want);
+}
+
+} // namespace
