@@ -95,22 +95,31 @@ int eqds_nl_put_prefix(struct sk_buff *skb, const struct eqds_prefix *p)
 	return 0;
 }
 
-static int put_dests(struct sk_buff *skb, const struct eqds_config *cfg)
+int eqds_nl_put_array(struct sk_buff *skb, int type, u32 n,
+		      int (*elem)(struct sk_buff *skb, u32 i, const void *arg),
+		      const void *arg)
 {
-	struct nlattr *dests, *dest;
+	struct nlattr *array, *nest;
 	u32 i;
 
-	dests = nla_nest_start(skb, EQDS_A_DESTS);
-	if (!dests)
+	array = nla_nest_start(skb, type);
+	if (!array)
 		return -EMSGSIZE;
-	for (i = 0; i < cfg->ndests; i++) {
-		dest = nla_nest_start(skb, i + 1);
-		if (!dest || eqds_nl_put_prefix(skb, &cfg->dests[i]))
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(skb, i + 1);
+		if (!nest || elem(skb, i, arg))
 			return -EMSGSIZE;
-		nla_nest_end(skb, dest);
+		nla_nest_end(skb, nest);
 	}
-	nla_nest_end(skb, dests);
+	nla_nest_end(skb, array);
 	return 0;
+}
+
+static int put_dest(struct sk_buff *skb, u32 i, const void *arg)
+{
+	const struct eqds_config *cfg = arg;
+
+	return eqds_nl_put_prefix(skb, &cfg->dests[i]);
 }
 
 /* One EQDS_A_CLASS nest; the selectors belong to the ll class only. */
@@ -190,7 +199,7 @@ static int fill_instance(struct sk_buff *skb, struct eqds_net *en, u32 portid,
 		goto unlock;
 	if (put_classes(skb, cfg) || eqds_policy_nl_put(skb, cfg))
 		goto unlock;
-	err = put_dests(skb, cfg);
+	err = eqds_nl_put_array(skb, EQDS_A_DESTS, cfg->ndests, put_dest, cfg);
 unlock:
 	rcu_read_unlock();
 	if (!err)
@@ -314,12 +323,6 @@ static int parse_dest(const struct nlattr *nest, u32 i, void *arg,
 				    &cfg->dests[i], extack);
 }
 
-static void get_u32(struct nlattr **a, int type, u32 *v)
-{
-	if (a[type])
-		*v = nla_get_u32(a[type]);
-}
-
 /*
  * One class's attributes, checked as they will be once the request is
  * applied: a request may lower a limit and its thresholds together, but
@@ -353,13 +356,13 @@ static int parse_class(const struct nlattr *nest, struct eqds_config *cfg,
 		return -EINVAL;
 	}
 	c = &cfg->classes[id];
-	get_u32(tb, EQDS_CLASS_A_QUEUE_LIMIT, &c->queue_limit);
-	get_u32(tb, EQDS_CLASS_A_ECN_MIN, &c->ecn_min);
-	get_u32(tb, EQDS_CLASS_A_ECN_MAX, &c->ecn_max);
-	get_u32(tb, EQDS_CLASS_A_TC_PRIORITY, &c->tc_priority);
-	get_u32(tb, EQDS_CLASS_A_PRIORITY, &cfg->ll_priority);
-	get_u32(tb, EQDS_CLASS_A_MARK, &cfg->ll_mark);
-	get_u32(tb, EQDS_CLASS_A_MARK_MASK, &cfg->ll_mark_mask);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_QUEUE_LIMIT, &c->queue_limit);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_ECN_MIN, &c->ecn_min);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_ECN_MAX, &c->ecn_max);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_TC_PRIORITY, &c->tc_priority);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_PRIORITY, &cfg->ll_priority);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_MARK, &cfg->ll_mark);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_MARK_MASK, &cfg->ll_mark_mask);
 
 	at = tb[EQDS_CLASS_A_ECN_MAX] ?: tb[EQDS_CLASS_A_ECN_MIN] ?:
 	     tb[EQDS_CLASS_A_QUEUE_LIMIT] ?: nest;
@@ -434,20 +437,13 @@ static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 			goto out_free;
 		cfg->ndests = err;
 	}
-	if (a[EQDS_A_PORT])
-		cfg->port = nla_get_u16(a[EQDS_A_PORT]);
-	if (a[EQDS_A_PULL_RATE])
-		cfg->pull_rate_mbit = nla_get_u32(a[EQDS_A_PULL_RATE]);
-	if (a[EQDS_A_MODE])
-		cfg->mode = nla_get_u8(a[EQDS_A_MODE]);
-	if (a[EQDS_A_WINDOW])
-		cfg->window = nla_get_u32(a[EQDS_A_WINDOW]);
-	if (a[EQDS_A_IDLE_TIMEOUT])
-		cfg->idle_timeout_ms = nla_get_u32(a[EQDS_A_IDLE_TIMEOUT]);
-	if (a[EQDS_A_HEADROOM])
-		cfg->headroom = nla_get_u8(a[EQDS_A_HEADROOM]);
-	if (a[EQDS_A_QUEUED_LIMIT])
-		cfg->queued_limit_kb = nla_get_u32(a[EQDS_A_QUEUED_LIMIT]);
+	eqds_nl_get_u16(a, EQDS_A_PORT, &cfg->port);
+	eqds_nl_get_u32(a, EQDS_A_PULL_RATE, &cfg->pull_rate_mbit);
+	eqds_nl_get_u8(a, EQDS_A_MODE, &cfg->mode);
+	eqds_nl_get_u32(a, EQDS_A_WINDOW, &cfg->window);
+	eqds_nl_get_u32(a, EQDS_A_IDLE_TIMEOUT, &cfg->idle_timeout_ms);
+	eqds_nl_get_u8(a, EQDS_A_HEADROOM, &cfg->headroom);
+	eqds_nl_get_u32(a, EQDS_A_QUEUED_LIMIT, &cfg->queued_limit_kb);
 	err = parse_classes(info, cfg);
 	if (err)
 		goto out_free;

@@ -35,14 +35,37 @@ int eqds_nl_parse_prefix(struct nlattr **tb, int maxtype, const struct nlattr *n
 			 const struct nla_policy *policy, struct eqds_prefix *p,
 			 struct netlink_ext_ack *extack);
 /*
- * Calls elem for each nest of an indexed array (EQDS_A_DESTS, EQDS_A_POLICY)
- * with its position, at most max of them: returns how many, or the first
- * error. The element types are not looked at (replies number them 1..n).
+ * Indexed arrays (EQDS_A_DESTS, EQDS_A_POLICY): a nest of type holding one
+ * nest per element, numbered 1..n in replies; elem fills or parses element
+ * i. Parsing ignores the element types, takes at most max of them, and
+ * returns how many, or the first error.
  */
+int eqds_nl_put_array(struct sk_buff *skb, int type, u32 n,
+		      int (*elem)(struct sk_buff *skb, u32 i, const void *arg),
+		      const void *arg);
 int eqds_nl_parse_array(const struct nlattr *array, u32 max,
 			int (*elem)(const struct nlattr *nest, u32 i, void *arg,
 				    struct netlink_ext_ack *extack),
 			void *arg, struct netlink_ext_ack *extack);
+
+/* An optional attribute: *v changes only if tb[type] is present. */
+static inline void eqds_nl_get_u8(struct nlattr **tb, int type, u8 *v)
+{
+	if (tb[type])
+		*v = nla_get_u8(tb[type]);
+}
+
+static inline void eqds_nl_get_u16(struct nlattr **tb, int type, u16 *v)
+{
+	if (tb[type])
+		*v = nla_get_u16(tb[type]);
+}
+
+static inline void eqds_nl_get_u32(struct nlattr **tb, int type, u32 *v)
+{
+	if (tb[type])
+		*v = nla_get_u32(tb[type]);
+}
 
 int eqds_genl_register(void);
 void eqds_genl_unregister(void);

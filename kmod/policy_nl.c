@@ -68,10 +68,12 @@ static int parse_rule(const struct nlattr *nest, u32 i, void *arg,
 			NL_SET_ERR_MSG_ATTR(extack, nest, "two policy rules for the same prefix");
 			return -EINVAL;
 		}
-	r->weight = tb[EQDS_POLICY_A_WEIGHT] ? nla_get_u32(tb[EQDS_POLICY_A_WEIGHT]) : 1;
-	r->prio = tb[EQDS_POLICY_A_PRIO] ? nla_get_u8(tb[EQDS_POLICY_A_PRIO]) :
-		  EQDS_PRIO_DEFAULT;
-	r->rate_mbit = tb[EQDS_POLICY_A_RATE] ? nla_get_u32(tb[EQDS_POLICY_A_RATE]) : 0;
+	r->weight = 1;
+	r->prio = EQDS_PRIO_DEFAULT;
+	r->rate_mbit = 0;
+	eqds_nl_get_u32(tb, EQDS_POLICY_A_WEIGHT, &r->weight);
+	eqds_nl_get_u8(tb, EQDS_POLICY_A_PRIO, &r->prio);
+	eqds_nl_get_u32(tb, EQDS_POLICY_A_RATE, &r->rate_mbit);
 	return 0;
 }
 
@@ -104,26 +106,23 @@ static int put_bound(struct sk_buff *skb, const struct eqds_bound *b)
 	return 0;
 }
 
+static int put_rule(struct sk_buff *skb, u32 i, const void *arg)
+{
+	const struct eqds_config *cfg = arg;
+	const struct eqds_policy_rule *r = &cfg->policies[i];
+
+	if (eqds_nl_put_prefix(skb, &r->prefix) ||
+	    nla_put_u32(skb, EQDS_POLICY_A_WEIGHT, r->weight) ||
+	    nla_put_u8(skb, EQDS_POLICY_A_PRIO, r->prio) ||
+	    nla_put_u32(skb, EQDS_POLICY_A_RATE, r->rate_mbit))
+		return -EMSGSIZE;
+	return 0;
+}
+
 int eqds_policy_nl_put(struct sk_buff *skb, const struct eqds_config *cfg)
 {
-	struct nlattr *list, *nest;
-	u32 i;
-
-	list = nla_nest_start(skb, EQDS_A_POLICY);
-	if (!list)
+	if (eqds_nl_put_array(skb, EQDS_A_POLICY, cfg->npolicies, put_rule, cfg))
 		return -EMSGSIZE;
-	for (i = 0; i < cfg->npolicies; i++) {
-		const struct eqds_policy_rule *r = &cfg->policies[i];
-
-		nest = nla_nest_start(skb, i + 1);
-		if (!nest || eqds_nl_put_prefix(skb, &r->prefix) ||
-		    nla_put_u32(skb, EQDS_POLICY_A_WEIGHT, r->weight) ||
-		    nla_put_u8(skb, EQDS_POLICY_A_PRIO, r->prio) ||
-		    nla_put_u32(skb, EQDS_POLICY_A_RATE, r->rate_mbit))
-			return -EMSGSIZE;
-		nla_nest_end(skb, nest);
-	}
-	nla_nest_end(skb, list);
 	return put_bound(skb, &cfg->bound);
 }
 
@@ -137,12 +136,9 @@ static int parse_bound(const struct nlattr *nest, struct eqds_bound *b,
 	if (err)
 		return err;
 	memset(b, 0, sizeof(*b));
-	if (tb[EQDS_BOUND_A_PULL_RATE])
-		b->pull_rate_mbit = nla_get_u32(tb[EQDS_BOUND_A_PULL_RATE]);
-	if (tb[EQDS_BOUND_A_MAX_WEIGHT])
-		b->max_weight = nla_get_u32(tb[EQDS_BOUND_A_MAX_WEIGHT]);
-	if (tb[EQDS_BOUND_A_MIN_PRIO])
-		b->min_prio = nla_get_u8(tb[EQDS_BOUND_A_MIN_PRIO]);
+	eqds_nl_get_u32(tb, EQDS_BOUND_A_PULL_RATE, &b->pull_rate_mbit);
+	eqds_nl_get_u32(tb, EQDS_BOUND_A_MAX_WEIGHT, &b->max_weight);
+	eqds_nl_get_u8(tb, EQDS_BOUND_A_MIN_PRIO, &b->min_prio);
 	return 0;
 }
 

@@ -235,8 +235,7 @@ int eqds_tunnel_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = parse_peer(tb, info->attrs[EQDS_A_TUNNEL], &peer, info->extack);
 	if (err)
 		return err;
-	if (tb[EQDS_TUNNEL_A_DIR])
-		dir = nla_get_u8(tb[EQDS_TUNNEL_A_DIR]);
+	eqds_nl_get_u8(tb, EQDS_TUNNEL_A_DIR, &dir);
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
