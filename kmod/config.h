@@ -26,12 +26,13 @@ struct eqds_prefix {
 
 /*
  * Sending EQIF classes: one queue each in every sending tunnel. The
- * low-latency class is served first (strict priority, tx_tunnel.c).
+ * low-latency class is served first (strict priority, tx_tunnel.c). The
+ * netlink API names them by these numbers (enum eqds_class_id).
  */
 enum eqds_class {
-	EQDS_CLASS_TCP,		/* TCP-compatible: the default */
-	EQDS_CLASS_LL,		/* low latency: short queue, served first */
-	EQDS_NCLASSES
+	EQDS_CLASS_TCP = EQDS_CLASS_ID_TCP,	/* TCP-compatible: the default */
+	EQDS_CLASS_LL = EQDS_CLASS_ID_LL,	/* low latency: short queue, served first */
+	EQDS_NCLASSES = __EQDS_CLASS_ID_MAX
 };
 
 struct eqds_class_config {

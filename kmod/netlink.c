@@ -32,7 +32,7 @@ static struct netlink_range_validation idle_timeout_range = {
 };
 
 static struct netlink_range_validation ecn_range = {
-	.min = 0, .max = EQDS_QUEUE_LIMIT_MAX,
+	.min = 0, .max = EQDS_ECN_THRESHOLD_MAX,
 };
 
 static struct netlink_range_validation queued_limit_range = {
@@ -45,6 +45,17 @@ static const struct nla_policy dest_policy[EQDS_DEST_A_MAX + 1] = {
 	[EQDS_DEST_A_PREFIXLEN]	= NLA_POLICY_MAX(NLA_U8, 128),
 };
 
+static const struct nla_policy class_policy[EQDS_CLASS_A_MAX + 1] = {
+	[EQDS_CLASS_A_ID]		= NLA_POLICY_MAX(NLA_U8, EQDS_CLASS_ID_MAX),
+	[EQDS_CLASS_A_QUEUE_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &queue_limit_range),
+	[EQDS_CLASS_A_ECN_MIN]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
+	[EQDS_CLASS_A_ECN_MAX]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
+	[EQDS_CLASS_A_TC_PRIORITY]	= { .type = NLA_U32 },
+	[EQDS_CLASS_A_PRIORITY]		= { .type = NLA_U32 },
+	[EQDS_CLASS_A_MARK]		= { .type = NLA_U32 },
+	[EQDS_CLASS_A_MARK_MASK]	= { .type = NLA_U32 },
+};
+
 static const struct nla_policy eqds_policy[EQDS_A_MAX + 1] = {
 	[EQDS_A_VERSION]	= { .type = NLA_REJECT,
 				    .reject_message = "version is read-only" },
@@ -53,22 +64,12 @@ static const struct nla_policy eqds_policy[EQDS_A_MAX + 1] = {
 	[EQDS_A_PULL_RATE]	= { .type = NLA_U32 },
 	[EQDS_A_MODE]		= NLA_POLICY_MAX(NLA_U8, EQDS_MODE_MAX),
 	[EQDS_A_WINDOW]		= NLA_POLICY_FULL_RANGE(NLA_U32, &window_range),
-	[EQDS_A_QUEUE_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &queue_limit_range),
 	[EQDS_A_IDLE_TIMEOUT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &idle_timeout_range),
 	[EQDS_A_STATS]		= { .type = NLA_REJECT,
 				    .reject_message = "stats are read-only" },
 	[EQDS_A_HEADROOM]	= NLA_POLICY_MAX(NLA_U8, EQDS_HEADROOM_MAX),
 	[EQDS_A_TUNNEL]		= NLA_POLICY_NESTED(eqds_tunnel_req_policy),
-	[EQDS_A_TCP_ECN_MIN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
-	[EQDS_A_TCP_ECN_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
-	[EQDS_A_TCP_TC_PRIORITY] = { .type = NLA_U32 },
-	[EQDS_A_LL_QUEUE_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &queue_limit_range),
-	[EQDS_A_LL_ECN_MIN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
-	[EQDS_A_LL_ECN_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ecn_range),
-	[EQDS_A_LL_TC_PRIORITY]	= { .type = NLA_U32 },
-	[EQDS_A_LL_PRIORITY]	= { .type = NLA_U32 },
-	[EQDS_A_LL_MARK]	= { .type = NLA_U32 },
-	[EQDS_A_LL_MARK_MASK]	= { .type = NLA_U32 },
+	[EQDS_A_CLASS]		= NLA_POLICY_NESTED(class_policy),
 	[EQDS_A_QUEUED_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &queued_limit_range),
 	[EQDS_A_POLICY]		= NLA_POLICY_NESTED_ARRAY(eqds_policy_rule_policy),
 	[EQDS_A_BOUND]		= NLA_POLICY_NESTED(eqds_bound_policy),
@@ -94,41 +95,62 @@ int eqds_nl_put_prefix(struct sk_buff *skb, const struct eqds_prefix *p)
 	return 0;
 }
 
-static int put_dests(struct sk_buff *skb, const struct eqds_config *cfg)
+int eqds_nl_put_array(struct sk_buff *skb, int type, u32 n,
+		      int (*elem)(struct sk_buff *skb, u32 i, const void *arg),
+		      const void *arg)
 {
-	struct nlattr *dests, *dest;
+	struct nlattr *array, *nest;
 	u32 i;
 
-	dests = nla_nest_start(skb, EQDS_A_DESTS);
-	if (!dests)
+	array = nla_nest_start(skb, type);
+	if (!array)
 		return -EMSGSIZE;
-	for (i = 0; i < cfg->ndests; i++) {
-		dest = nla_nest_start(skb, i + 1);
-		if (!dest || eqds_nl_put_prefix(skb, &cfg->dests[i]))
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(skb, i + 1);
+		if (!nest || elem(skb, i, arg))
 			return -EMSGSIZE;
-		nla_nest_end(skb, dest);
+		nla_nest_end(skb, nest);
 	}
-	nla_nest_end(skb, dests);
+	nla_nest_end(skb, array);
+	return 0;
+}
+
+static int put_dest(struct sk_buff *skb, u32 i, const void *arg)
+{
+	const struct eqds_config *cfg = arg;
+
+	return eqds_nl_put_prefix(skb, &cfg->dests[i]);
+}
+
+/* One EQDS_A_CLASS nest; the selectors belong to the ll class only. */
+static int put_class(struct sk_buff *skb, const struct eqds_config *cfg, u8 id)
+{
+	const struct eqds_class_config *c = &cfg->classes[id];
+	struct nlattr *nest = nla_nest_start(skb, EQDS_A_CLASS);
+
+	if (!nest ||
+	    nla_put_u8(skb, EQDS_CLASS_A_ID, id) ||
+	    nla_put_u32(skb, EQDS_CLASS_A_QUEUE_LIMIT, c->queue_limit) ||
+	    nla_put_u32(skb, EQDS_CLASS_A_ECN_MIN, c->ecn_min) ||
+	    nla_put_u32(skb, EQDS_CLASS_A_ECN_MAX, c->ecn_max) ||
+	    nla_put_u32(skb, EQDS_CLASS_A_TC_PRIORITY, c->tc_priority))
+		return -EMSGSIZE;
+	if (id == EQDS_CLASS_LL &&
+	    (nla_put_u32(skb, EQDS_CLASS_A_PRIORITY, cfg->ll_priority) ||
+	     nla_put_u32(skb, EQDS_CLASS_A_MARK, cfg->ll_mark) ||
+	     nla_put_u32(skb, EQDS_CLASS_A_MARK_MASK, cfg->ll_mark_mask)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
 	return 0;
 }
 
 static int put_classes(struct sk_buff *skb, const struct eqds_config *cfg)
 {
-	const struct eqds_class_config *tcp = &cfg->classes[EQDS_CLASS_TCP];
-	const struct eqds_class_config *ll = &cfg->classes[EQDS_CLASS_LL];
+	u8 id;
 
-	if (nla_put_u32(skb, EQDS_A_TCP_ECN_MIN, tcp->ecn_min) ||
-	    nla_put_u32(skb, EQDS_A_TCP_ECN_MAX, tcp->ecn_max) ||
-	    nla_put_u32(skb, EQDS_A_TCP_TC_PRIORITY, tcp->tc_priority) ||
-	    nla_put_u32(skb, EQDS_A_LL_QUEUE_LIMIT, ll->queue_limit) ||
-	    nla_put_u32(skb, EQDS_A_LL_ECN_MIN, ll->ecn_min) ||
-	    nla_put_u32(skb, EQDS_A_LL_ECN_MAX, ll->ecn_max) ||
-	    nla_put_u32(skb, EQDS_A_LL_TC_PRIORITY, ll->tc_priority) ||
-	    nla_put_u32(skb, EQDS_A_LL_PRIORITY, cfg->ll_priority) ||
-	    nla_put_u32(skb, EQDS_A_LL_MARK, cfg->ll_mark) ||
-	    nla_put_u32(skb, EQDS_A_LL_MARK_MASK, cfg->ll_mark_mask) ||
-	    nla_put_u32(skb, EQDS_A_QUEUED_LIMIT, cfg->queued_limit_kb))
-		return -EMSGSIZE;
+	for (id = 0; id < EQDS_NCLASSES; id++)
+		if (put_class(skb, cfg, id))
+			return -EMSGSIZE;
 	return 0;
 }
 
@@ -171,13 +193,13 @@ static int fill_instance(struct sk_buff *skb, struct eqds_net *en, u32 portid,
 	    nla_put_u32(skb, EQDS_A_PULL_RATE, cfg->pull_rate_mbit) ||
 	    nla_put_u8(skb, EQDS_A_MODE, cfg->mode) ||
 	    nla_put_u32(skb, EQDS_A_WINDOW, cfg->window) ||
-	    nla_put_u32(skb, EQDS_A_QUEUE_LIMIT, cfg->classes[EQDS_CLASS_TCP].queue_limit) ||
 	    nla_put_u32(skb, EQDS_A_IDLE_TIMEOUT, cfg->idle_timeout_ms) ||
-	    nla_put_u8(skb, EQDS_A_HEADROOM, cfg->headroom))
+	    nla_put_u8(skb, EQDS_A_HEADROOM, cfg->headroom) ||
+	    nla_put_u32(skb, EQDS_A_QUEUED_LIMIT, cfg->queued_limit_kb))
 		goto unlock;
 	if (put_classes(skb, cfg) || eqds_policy_nl_put(skb, cfg))
 		goto unlock;
-	err = put_dests(skb, cfg);
+	err = eqds_nl_put_array(skb, EQDS_A_DESTS, cfg->ndests, put_dest, cfg);
 unlock:
 	rcu_read_unlock();
 	if (!err)
@@ -223,27 +245,43 @@ static int eqds_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/* tb: a parsed prefix-bearing nest (see eqds_nl_put_prefix()). */
-int eqds_nl_get_prefix(struct nlattr **tb, const struct nlattr *nest,
-		       struct eqds_prefix *p, struct netlink_ext_ack *extack)
+int eqds_nl_get_addr(const struct nlattr *nest, const struct nlattr *fam,
+		     const struct nlattr *addr, u16 *family,
+		     struct netlink_ext_ack *extack)
 {
-	unsigned int alen;
-	u16 family;
+	if (!fam || !addr) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "a host needs its address family and address");
+		return -EINVAL;
+	}
+	*family = nla_get_u16(fam);
+	if ((*family != AF_INET && *family != AF_INET6) ||
+	    nla_len(addr) != (*family == AF_INET ? 4 : 16)) {
+		NL_SET_ERR_MSG_ATTR(extack, addr,
+				    "address must be 4 bytes for AF_INET or 16 for AF_INET6");
+		return -EINVAL;
+	}
+	return 0;
+}
 
-	if (!tb[EQDS_DEST_A_FAMILY] || !tb[EQDS_DEST_A_ADDR] ||
-	    !tb[EQDS_DEST_A_PREFIXLEN]) {
+int eqds_nl_parse_prefix(struct nlattr **tb, int maxtype, const struct nlattr *nest,
+			 const struct nla_policy *policy, struct eqds_prefix *p,
+			 struct netlink_ext_ack *extack)
+{
+	u16 family;
+	int err;
+
+	err = nla_parse_nested(tb, maxtype, nest, policy, extack);
+	if (err)
+		return err;
+	if (!tb[EQDS_DEST_A_FAMILY] || !tb[EQDS_DEST_A_ADDR] || !tb[EQDS_DEST_A_PREFIXLEN]) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "prefix needs family, address and prefix length");
 		return -EINVAL;
 	}
-	family = nla_get_u16(tb[EQDS_DEST_A_FAMILY]);
-	alen = nla_len(tb[EQDS_DEST_A_ADDR]);
-	if ((family != AF_INET && family != AF_INET6) ||
-	    alen != (family == AF_INET ? 4U : 16U)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[EQDS_DEST_A_ADDR],
-				    "address must be 4 bytes for AF_INET or 16 for AF_INET6");
-		return -EINVAL;
-	}
+	err = eqds_nl_get_addr(nest, tb[EQDS_DEST_A_FAMILY], tb[EQDS_DEST_A_ADDR],
+			       &family, extack);
+	if (err)
+		return err;
 	if (eqds_prefix_init(p, family, nla_data(tb[EQDS_DEST_A_ADDR]),
 			     nla_get_u8(tb[EQDS_DEST_A_PREFIXLEN]))) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[EQDS_DEST_A_PREFIXLEN],
@@ -253,55 +291,81 @@ int eqds_nl_get_prefix(struct nlattr **tb, const struct nlattr *nest,
 	return 0;
 }
 
-static int parse_dest(const struct nlattr *nest, struct eqds_prefix *p,
-		      struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[EQDS_DEST_A_MAX + 1];
-	int err;
-
-	err = nla_parse_nested(tb, EQDS_DEST_A_MAX, nest, dest_policy, extack);
-	if (err)
-		return err;
-	return eqds_nl_get_prefix(tb, nest, p, extack);
-}
-
-static int parse_dests(const struct nlattr *dests, struct eqds_config *cfg,
-		       struct netlink_ext_ack *extack)
+int eqds_nl_parse_array(const struct nlattr *array, u32 max,
+			int (*elem)(const struct nlattr *nest, u32 i, void *arg,
+				    struct netlink_ext_ack *extack),
+			void *arg, struct netlink_ext_ack *extack)
 {
 	const struct nlattr *nest;
 	int rem, err;
+	u32 n = 0;
 
-	cfg->ndests = 0;
-	nla_for_each_nested(nest, dests, rem) {
-		if (cfg->ndests == EQDS_MAX_DESTS) {
-			NL_SET_ERR_MSG_ATTR(extack, nest, "too many destination prefixes");
+	nla_for_each_nested(nest, array, rem) {
+		if (n == max) {
+			NL_SET_ERR_MSG_ATTR(extack, nest, "more elements than the list holds");
 			return -E2BIG;
 		}
-		err = parse_dest(nest, &cfg->dests[cfg->ndests], extack);
+		err = elem(nest, n, arg, extack);
 		if (err)
 			return err;
-		cfg->ndests++;
+		n++;
 	}
-	return 0;
+	return n;
 }
 
-static void get_u32(struct nlattr **a, int type, u32 *v)
+static int parse_dest(const struct nlattr *nest, u32 i, void *arg,
+		      struct netlink_ext_ack *extack)
 {
-	if (a[type])
-		*v = nla_get_u32(a[type]);
+	struct nlattr *tb[EQDS_DEST_A_MAX + 1];
+	struct eqds_config *cfg = arg;
+
+	return eqds_nl_parse_prefix(tb, EQDS_DEST_A_MAX, nest, dest_policy,
+				    &cfg->dests[i], extack);
 }
 
 /*
- * One class's thresholds, checked against its limit as they will be once
- * the request is applied: a request may lower a limit and its thresholds
- * together, but may not leave a threshold above the limit.
+ * One class's attributes, checked as they will be once the request is
+ * applied: a request may lower a limit and its thresholds together, but
+ * may not leave a threshold above the limit.
  */
-static int check_class(struct nlattr **a, const struct eqds_class_config *c,
-		       int limit_attr, int min_attr, int max_attr,
-		       struct netlink_ext_ack *extack)
+static int parse_class(const struct nlattr *nest, struct eqds_config *cfg,
+		       unsigned long *seen, struct netlink_ext_ack *extack)
 {
-	struct nlattr *at = a[max_attr] ?: a[min_attr] ?: a[limit_attr];
+	struct nlattr *tb[EQDS_CLASS_A_MAX + 1];
+	struct eqds_class_config *c;
+	const struct nlattr *at;
+	int err;
+	u8 id;
 
+	err = nla_parse_nested(tb, EQDS_CLASS_A_MAX, nest, class_policy, extack);
+	if (err)
+		return err;
+	if (!tb[EQDS_CLASS_A_ID]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "a class nest needs the class id");
+		return -EINVAL;
+	}
+	id = nla_get_u8(tb[EQDS_CLASS_A_ID]);
+	if (__test_and_set_bit(id, seen)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "two nests for the same class");
+		return -EINVAL;
+	}
+	at = tb[EQDS_CLASS_A_PRIORITY] ?: tb[EQDS_CLASS_A_MARK] ?: tb[EQDS_CLASS_A_MARK_MASK];
+	if (at && id != EQDS_CLASS_LL) {
+		NL_SET_ERR_MSG_ATTR(extack, at,
+				    "only the ll class is selected by priority or mark");
+		return -EINVAL;
+	}
+	c = &cfg->classes[id];
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_QUEUE_LIMIT, &c->queue_limit);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_ECN_MIN, &c->ecn_min);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_ECN_MAX, &c->ecn_max);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_TC_PRIORITY, &c->tc_priority);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_PRIORITY, &cfg->ll_priority);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_MARK, &cfg->ll_mark);
+	eqds_nl_get_u32(tb, EQDS_CLASS_A_MARK_MASK, &cfg->ll_mark_mask);
+
+	at = tb[EQDS_CLASS_A_ECN_MAX] ?: tb[EQDS_CLASS_A_ECN_MIN] ?:
+	     tb[EQDS_CLASS_A_QUEUE_LIMIT] ?: nest;
 	if (c->ecn_min > c->queue_limit || c->ecn_max > c->queue_limit) {
 		NL_SET_ERR_MSG_ATTR(extack, at,
 				    "ECN threshold above the class's queue limit");
@@ -311,39 +375,27 @@ static int check_class(struct nlattr **a, const struct eqds_class_config *c,
 		NL_SET_ERR_MSG_ATTR(extack, at, "ECN max threshold below the min threshold");
 		return -EINVAL;
 	}
+	if (cfg->ll_mark & ~cfg->ll_mark_mask) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[EQDS_CLASS_A_MARK] ?: tb[EQDS_CLASS_A_MARK_MASK],
+				    "ll mark has bits outside its mask");
+		return -EINVAL;
+	}
 	return 0;
 }
 
-static int parse_classes(struct nlattr **a, struct eqds_config *cfg,
-			 struct netlink_ext_ack *extack)
+/* EQDS_A_CLASS is multi-attr: info->attrs holds only the last one. */
+static int parse_classes(const struct genl_info *info, struct eqds_config *cfg)
 {
-	struct eqds_class_config *tcp = &cfg->classes[EQDS_CLASS_TCP];
-	struct eqds_class_config *ll = &cfg->classes[EQDS_CLASS_LL];
-	int err;
+	unsigned long seen = 0;
+	struct nlattr *nla;
+	int rem, err;
 
-	get_u32(a, EQDS_A_TCP_ECN_MIN, &tcp->ecn_min);
-	get_u32(a, EQDS_A_TCP_ECN_MAX, &tcp->ecn_max);
-	get_u32(a, EQDS_A_TCP_TC_PRIORITY, &tcp->tc_priority);
-	get_u32(a, EQDS_A_LL_QUEUE_LIMIT, &ll->queue_limit);
-	get_u32(a, EQDS_A_LL_ECN_MIN, &ll->ecn_min);
-	get_u32(a, EQDS_A_LL_ECN_MAX, &ll->ecn_max);
-	get_u32(a, EQDS_A_LL_TC_PRIORITY, &ll->tc_priority);
-	get_u32(a, EQDS_A_LL_PRIORITY, &cfg->ll_priority);
-	get_u32(a, EQDS_A_LL_MARK, &cfg->ll_mark);
-	get_u32(a, EQDS_A_LL_MARK_MASK, &cfg->ll_mark_mask);
-	get_u32(a, EQDS_A_QUEUED_LIMIT, &cfg->queued_limit_kb);
-
-	err = check_class(a, tcp, EQDS_A_QUEUE_LIMIT, EQDS_A_TCP_ECN_MIN,
-			  EQDS_A_TCP_ECN_MAX, extack);
-	if (!err)
-		err = check_class(a, ll, EQDS_A_LL_QUEUE_LIMIT, EQDS_A_LL_ECN_MIN,
-				  EQDS_A_LL_ECN_MAX, extack);
-	if (err)
-		return err;
-	if (cfg->ll_mark & ~cfg->ll_mark_mask) {
-		NL_SET_ERR_MSG_ATTR(extack, a[EQDS_A_LL_MARK] ?: a[EQDS_A_LL_MARK_MASK],
-				    "ll mark has bits outside its mask");
-		return -EINVAL;
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != EQDS_A_CLASS)
+			continue;
+		err = parse_class(nla, cfg, &seen, info->extack);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -379,25 +431,20 @@ static int eqds_set_doit(struct sk_buff *skb, struct genl_info *info)
 			goto out_free;
 	}
 	if (a[EQDS_A_DESTS]) {
-		err = parse_dests(a[EQDS_A_DESTS], cfg, info->extack);
-		if (err)
+		err = eqds_nl_parse_array(a[EQDS_A_DESTS], EQDS_MAX_DESTS, parse_dest, cfg,
+					  info->extack);
+		if (err < 0)
 			goto out_free;
+		cfg->ndests = err;
 	}
-	if (a[EQDS_A_PORT])
-		cfg->port = nla_get_u16(a[EQDS_A_PORT]);
-	if (a[EQDS_A_PULL_RATE])
-		cfg->pull_rate_mbit = nla_get_u32(a[EQDS_A_PULL_RATE]);
-	if (a[EQDS_A_MODE])
-		cfg->mode = nla_get_u8(a[EQDS_A_MODE]);
-	if (a[EQDS_A_WINDOW])
-		cfg->window = nla_get_u32(a[EQDS_A_WINDOW]);
-	if (a[EQDS_A_QUEUE_LIMIT])
-		cfg->classes[EQDS_CLASS_TCP].queue_limit = nla_get_u32(a[EQDS_A_QUEUE_LIMIT]);
-	if (a[EQDS_A_IDLE_TIMEOUT])
-		cfg->idle_timeout_ms = nla_get_u32(a[EQDS_A_IDLE_TIMEOUT]);
-	if (a[EQDS_A_HEADROOM])
-		cfg->headroom = nla_get_u8(a[EQDS_A_HEADROOM]);
-	err = parse_classes(a, cfg, info->extack);
+	eqds_nl_get_u16(a, EQDS_A_PORT, &cfg->port);
+	eqds_nl_get_u32(a, EQDS_A_PULL_RATE, &cfg->pull_rate_mbit);
+	eqds_nl_get_u8(a, EQDS_A_MODE, &cfg->mode);
+	eqds_nl_get_u32(a, EQDS_A_WINDOW, &cfg->window);
+	eqds_nl_get_u32(a, EQDS_A_IDLE_TIMEOUT, &cfg->idle_timeout_ms);
+	eqds_nl_get_u8(a, EQDS_A_HEADROOM, &cfg->headroom);
+	eqds_nl_get_u32(a, EQDS_A_QUEUED_LIMIT, &cfg->queued_limit_kb);
+	err = parse_classes(info, cfg);
 	if (err)
 		goto out_free;
 

@@ -27,7 +27,7 @@ void eqds_policy_apply_all(struct eqds_net *en);
 /* Whether the sharing policy or the bound differ (notify, re-apply). */
 bool eqds_policy_changed(const struct eqds_config *a, const struct eqds_config *b);
 
-/* Netlink (netlink.c calls these for EQDS_A_POLICY and EQDS_A_BOUND). */
+/* Netlink (policy_nl.c; netlink.c calls these for EQDS_A_POLICY and EQDS_A_BOUND). */
 extern const struct nla_policy eqds_policy_rule_policy[EQDS_POLICY_A_MAX + 1];
 extern const struct nla_policy eqds_bound_policy[EQDS_BOUND_A_MAX + 1];
 int eqds_policy_nl_parse(const struct nlattr *list, struct eqds_config *cfg,

@@ -165,27 +165,19 @@ static int fill_one(struct sk_buff *skb, const struct eqds_tunnel_info *info,
 }
 
 /* The peer a request names, zero-padded as the hash tables' keys are. */
-static int parse_peer(struct nlattr **tb, struct eqds_addr *peer,
-		      struct netlink_ext_ack *extack)
+static int parse_peer(struct nlattr **tb, const struct nlattr *nest,
+		      struct eqds_addr *peer, struct netlink_ext_ack *extack)
 {
-	unsigned int alen;
 	u16 family;
+	int err;
 
-	if (!tb[EQDS_TUNNEL_A_FAMILY] || !tb[EQDS_TUNNEL_A_PEER]) {
-		NL_SET_ERR_MSG(extack, "a tunnel is named by its peer: family and address needed");
-		return -EINVAL;
-	}
-	family = nla_get_u16(tb[EQDS_TUNNEL_A_FAMILY]);
-	alen = nla_len(tb[EQDS_TUNNEL_A_PEER]);
-	if ((family != AF_INET && family != AF_INET6) ||
-	    alen != (family == AF_INET ? 4U : 16U)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[EQDS_TUNNEL_A_PEER],
-				    "peer must be 4 bytes for AF_INET or 16 for AF_INET6");
-		return -EINVAL;
-	}
+	err = eqds_nl_get_addr(nest, tb[EQDS_TUNNEL_A_FAMILY], tb[EQDS_TUNNEL_A_PEER],
+			       &family, extack);
+	if (err)
+		return err;
 	memset(peer, 0, sizeof(*peer));
 	peer->family = family;
-	memcpy(&peer->a, nla_data(tb[EQDS_TUNNEL_A_PEER]), alen);
+	memcpy(&peer->a, nla_data(tb[EQDS_TUNNEL_A_PEER]), nla_len(tb[EQDS_TUNNEL_A_PEER]));
 	return 0;
 }
 
@@ -240,11 +232,10 @@ int eqds_tunnel_get_doit(struct sk_buff *skb, struct genl_info *info)
 			       eqds_tunnel_req_policy, info->extack);
 	if (err)
 		return err;
-	err = parse_peer(tb, &peer, info->extack);
+	err = parse_peer(tb, info->attrs[EQDS_A_TUNNEL], &peer, info->extack);
 	if (err)
 		return err;
-	if (tb[EQDS_TUNNEL_A_DIR])
-		dir = nla_get_u8(tb[EQDS_TUNNEL_A_DIR]);
+	eqds_nl_get_u8(tb, EQDS_TUNNEL_A_DIR, &dir);
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)

@@ -305,7 +305,7 @@ def check_commands():
 # (feature, regex naming it in README's status, code that shows it shipped)
 FEATURES = [
     ('sharing policies', r'sharing polic', ('uapi/linux/eqds.h', r'EQDS_A_POLICY\b')),
-    ('EQIF classes', r'EQIF classes', ('uapi/linux/eqds.h', r'EQDS_A_LL_QUEUE_LIMIT\b')),
+    ('EQIF classes', r'EQIF classes', ('uapi/linux/eqds.h', r'EQDS_CLASS_ID_LL\b')),
     ('per-namespace bound', r'bound', ('uapi/linux/eqds.h', r'EQDS_CMD_SET_BOUND\b')),
     ('save and restore', r'eqdsctl save', ('tools/eqdsctl/args.cc', r'\{"restore"\}')),
 ]

@@ -184,19 +184,29 @@ bad() {	# description errno-pattern msg-pattern attrs...
 		fail "rejected: $desc" "got '$r'"
 	fi
 }
-bad "ll queue limit 0" "22|34" "range|min" EQDS_A_LL_QUEUE_LIMIT:u32:0
-bad "ECN threshold above 65535" "22|34" "range|max" EQDS_A_TCP_ECN_MIN:u32:70000
-bad "tcp ECN threshold above the queue limit" 22 "above the class" EQDS_A_TCP_ECN_MIN:u32:101
-bad "ECN max below min" 22 "below the min" EQDS_A_LL_ECN_MIN:u32:8 EQDS_A_LL_ECN_MAX:u32:4
+C=EQDS_A_CLASS ID=EQDS_CLASS_A_ID
+TCP=$ID:u8:0 LL=$ID:u8:1
+bad "ll queue limit 0" "22|34" "range|min" "$C:nest:($LL,EQDS_CLASS_A_QUEUE_LIMIT:u32:0)"
+bad "ECN threshold above 65535" "22|34" "range|max" "$C:nest:($TCP,EQDS_CLASS_A_ECN_MIN:u32:70000)"
+bad "tcp ECN threshold above the queue limit" 22 "above the class" \
+	"$C:nest:($TCP,EQDS_CLASS_A_ECN_MIN:u32:101)"
+bad "ECN max below min" 22 "below the min" \
+	"$C:nest:($LL,EQDS_CLASS_A_ECN_MIN:u32:8,EQDS_CLASS_A_ECN_MAX:u32:4)"
 bad "a lower limit under an ECN threshold" 22 "above the class" \
-	EQDS_A_LL_ECN_MIN:u32:8 EQDS_A_LL_QUEUE_LIMIT:u32:16 EQDS_A_QUEUE_LIMIT:u32:50 EQDS_A_TCP_ECN_MAX:u32:60
-bad "ll mark outside its mask" 22 "outside its mask" EQDS_A_LL_MARK:u32:3 EQDS_A_LL_MARK_MASK:u32:1
+	"$C:nest:($LL,EQDS_CLASS_A_ECN_MIN:u32:8,EQDS_CLASS_A_QUEUE_LIMIT:u32:16)" \
+	"$C:nest:($TCP,EQDS_CLASS_A_QUEUE_LIMIT:u32:50,EQDS_CLASS_A_ECN_MAX:u32:60)"
+bad "ll mark outside its mask" 22 "outside its mask" \
+	"$C:nest:($LL,EQDS_CLASS_A_MARK:u32:3,EQDS_CLASS_A_MARK_MASK:u32:1)"
 bad "queued limit above 4 GiB" "22|34" "range|max" EQDS_A_QUEUED_LIMIT:u32:4194305
-bad "ll priority with the wrong width" "22|34" "length|type|invalid" EQDS_A_LL_PRIORITY:u16:6
+bad "ll priority with the wrong width" "22|34" "length|type|invalid" \
+	"$C:nest:($LL,EQDS_CLASS_A_PRIORITY:u16:6)"
+bad "a class without its id" 22 "needs the class id" "$C:nest:(EQDS_CLASS_A_QUEUE_LIMIT:u32:8)"
+bad "two nests for one class" 22 "same class" "$C:nest:($LL)" "$C:nest:($LL)"
+bad "a selector in the tcp class" 22 "only the ll class" "$C:nest:($TCP,EQDS_CLASS_A_PRIORITY:u32:6)"
 expect_eq "rejected requests changed nothing" "$before" "$(ctl h1 -j show | sed 's/"stats".*//')"
 check "a limit and its thresholds lowered together" \
-	ip netns exec h1 $RAW EQDS_CMD_SET_INSTANCE EQDS_A_LL_QUEUE_LIMIT:u32:8 \
-	EQDS_A_LL_ECN_MIN:u32:2 EQDS_A_LL_ECN_MAX:u32:8
+	ip netns exec h1 $RAW EQDS_CMD_SET_INSTANCE "$C:nest:($LL,EQDS_CLASS_A_QUEUE_LIMIT:u32:8,\
+EQDS_CLASS_A_ECN_MIN:u32:2,EQDS_CLASS_A_ECN_MAX:u32:8)"
 expect_eq "ll class reads back" "8 2 8" \
 	"$(json_get "$(ctl h1 -j show)" '" ".join(str(j["classes"]["ll"][k]) for k in ("queue_limit", "ecn_min", "ecn_max"))')"
 check "the reaper empties every queue" ctl h1 set idle-timeout 100

@@ -83,10 +83,11 @@ python3 tools/ynl/cli.py --spec uapi/eqds.yaml --schema tools/ynl/genetlink-lega
 --do set-instance --json '{\"window\": 64, \"dests\": [{\"family\": 2, \"addr\": \"0a000000\", \"prefixlen\": 24}]}'"
 expect_eq "... and eqdsctl sees it" "64 ['10.0.0.0/24']" \
 	"$(json_get "$(ctl h3 -j show)" "'%d %s' % (j['window'], j['dests'])")"
-ALL='{"port": 7003, "pull-rate": 300, "mode": "burst", "window": 77, "queue-limit": 90,
- "idle-timeout": 600000, "headroom": 7, "tcp-ecn-min": 20, "tcp-ecn-max": 40,
- "tcp-tc-priority": 3, "ll-queue-limit": 12, "ll-ecn-min": 2, "ll-ecn-max": 4,
- "ll-tc-priority": 5, "ll-priority": 4, "ll-mark": 16, "ll-mark-mask": 48, "queued-limit": 1234,
+ALL='{"port": 7003, "pull-rate": 300, "mode": "burst", "window": 77,
+ "idle-timeout": 600000, "headroom": 7, "queued-limit": 1234,
+ "class": [{"id": "tcp", "queue-limit": 90, "ecn-min": 20, "ecn-max": 40, "tc-priority": 3},
+           {"id": "ll", "queue-limit": 12, "ecn-min": 2, "ecn-max": 4, "tc-priority": 5,
+            "priority": 4, "mark": 16, "mark-mask": 48}],
  "dests": [{"family": 2, "addr": "0a030000", "prefixlen": 16},
            {"family": 10, "addr": "fd000003000000000000000000000000", "prefixlen": 64}],
  "policy": [{"family": 2, "addr": "0a030201", "prefixlen": 32, "weight": 3, "prio": 0, "rate": 50},
@@ -247,6 +248,19 @@ bad "unknown address family" 22 "AF_INET" \
 bad "a good port with a bad window: nothing applied" "22|34" "range|min" \
 	'{"port": 4444, "window": 0}'
 bad "a tunnel in set-instance" 22 "tunnels are not configured" '{"tunnel": [{"dir": "tx"}]}'
+# The class nests: each names its class, once, and holds only its own.
+bad "a class nest without its id" 22 "needs the class id" '{"class": [{"queue-limit": 8}]}'
+bad "an unknown class" "22|34" "range|max" '{"class": [{"id": 2}]}'
+bad "two nests for one class" 22 "same class" '{"class": [{"id": "ll"}, {"id": "ll"}]}'
+bad "a selector in the tcp class" 22 "only the ll class" '{"class": [{"id": "tcp", "mark": 1}]}'
+bad "an ECN threshold above its class's new limit" 22 "above the class" \
+	'{"class": [{"id": "tcp", "ecn-min": 8}, {"id": "ll", "queue-limit": 4, "ecn-min": 8}]}'
+bad "a bad class after a good one: nothing applied" 22 "below the min" \
+	'{"class": [{"id": "tcp", "queue-limit": 50}, {"id": "ll", "ecn-min": 8, "ecn-max": 4}]}'
+bad_raw "a class nest without NLA_F_NESTED" 22 "NLA_F_NESTED" \
+	"EQDS_A_CLASS:rawnest:(EQDS_CLASS_A_ID:u8:1)"
+bad_raw "a class attribute of the wrong width" "22|34" "length|type|invalid" \
+	"EQDS_A_CLASS:nest:(EQDS_CLASS_A_ID:u8:1,EQDS_CLASS_A_QUEUE_LIMIT:u16:8)"
 mapfile -t res < <(ynl_req h1 set-instance "${reqs[@]}" 2>&1)
 for i in "${!descs[@]}"; do
 	expect_req "${descs[i]}" "${epats[i]}" "${mpats[i]}" "${res[i]:-${res[*]}}"

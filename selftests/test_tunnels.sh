@@ -112,8 +112,10 @@ raw "GET_TUNNEL without a tunnel" 22 "which tunnel? EQDS_A_TUNNEL naming a peer 
 	EQDS_CMD_GET_TUNNEL
 raw "GET_TUNNEL with a 3-byte peer" 34 "binary attribute size out of range" \
 	EQDS_CMD_GET_TUNNEL "$T:nest:($F,EQDS_TUNNEL_A_PEER:hex:0a0001)"
-raw "GET_TUNNEL with a 5-byte IPv4 peer" 22 "peer must be 4 bytes for AF_INET or 16 for AF_INET6" \
+raw "GET_TUNNEL with a 5-byte IPv4 peer" 22 "address must be 4 bytes for AF_INET or 16 for AF_INET6" \
 	EQDS_CMD_GET_TUNNEL "$T:nest:($F,EQDS_TUNNEL_A_PEER:hex:0a00010200)"
+raw "GET_TUNNEL without the peer's address" 22 "a host needs its address family and address" \
+	EQDS_CMD_GET_TUNNEL "$T:nest:($F)"
 raw "GET_TUNNEL with direction 3" 34 "integer out of range" \
 	EQDS_CMD_GET_TUNNEL "$T:nest:($F,$P,EQDS_TUNNEL_A_DIR:u8:3)"
 raw "GET_TUNNEL with a read-only tunnel attribute" 22 "Unsupported attribute" \

@@ -90,6 +90,25 @@ def policy(rules, bound, ctl):
     same("bound", b, ctl["bound"])
 
 
+SELECTORS = {"priority", "mark", "mark-mask"}	# the ll class's only
+
+
+def classes(nests, show, reply):
+    """The class nests (multi-attr), each attribute against eqdsctl's
+    classes.<id>; a reply has one nest per class with all its attributes."""
+    for n in nests:
+        cid = n.get("id")
+        ctl = show["classes"].get(cid, {})
+        for a, v in n.items():
+            if a != "id":
+                same("class %s %s" % (cid, a), v, ctl.get(a.replace("-", "_"), "absent"))
+        if reply:
+            want = set(attr_names(spec(), "class")) - (set() if cid == "ll" else SELECTORS)
+            same("class %s attributes" % cid, sorted(n), sorted(want))
+    if reply:
+        same("classes of the reply", [n.get("id") for n in nests], list(show["classes"]))
+
+
 def instance(y, show, pol, reply=True):
     if isinstance(y, list):	# a dump: the one instance
         same("messages of the dump", len(y), 1)
@@ -103,13 +122,9 @@ def instance(y, show, pol, reply=True):
     ctl_of = {
         "version": show["version"], "port": show["port"], "mode": show["mode"],
         "pull-rate": show["pull_rate_mbit"], "headroom": show["headroom"],
-        "window": show["window"], "queue-limit": show["queue_limit"],
+        "window": show["window"],
         "idle-timeout": show["idle_timeout_ms"], "queued-limit": show["queued_limit_kb"],
     }
-    for cls in ("tcp", "ll"):
-        for k, v in show["classes"][cls].items():
-            if k != "queue_limit" or cls == "ll":
-                ctl_of[cls + "-" + k.replace("_", "-")] = v
     for k, v in y.items():
         if k == "dests":
             same("dests", [p for _, p in prefixes(v)], show["dests"])
@@ -119,6 +134,8 @@ def instance(y, show, pol, reply=True):
             policy(v, y.get("bound", {}), pol)
         elif k == "bound":
             pass    # with policy
+        elif k == "class":
+            classes(v, show, reply)
         elif k in ctl_of:
             same(k, v, ctl_of[k])
         else:

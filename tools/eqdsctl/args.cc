@@ -179,14 +179,14 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 
 		if (kw == "port") {
 			c.port = static_cast<uint16_t>(
-				parse_number(kw, v, Limits::kPortMin, Limits::kPortMax));
+				parse_number(kw, v, EQDS_PORT_MIN, UINT16_MAX));
 		} else if (kw == "dests") {
 			c.dests = parse_dests(v);
 		} else if (kw == "pull-rate") {
 			c.pull_rate_mbit = v == "auto" ? 0 : parse_rate_mbit("set", kw, v);
 		} else if (kw == "headroom") {
 			c.headroom = static_cast<uint8_t>(
-				parse_number(kw, v, 0, Limits::kHeadroomMax, "%"));
+				parse_number(kw, v, 0, EQDS_HEADROOM_MAX, "%"));
 		} else if (kw == "mode") {
 			std::optional<std::string> m =
 				match_keyword("set: mode", v, {{"rts"}, {"burst"}});
@@ -194,16 +194,16 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 			if (!c.mode)
 				throw UsageError("set: mode: " + quote(v) + " is not rts or burst");
 		} else if (kw == "window") {
-			c.window = parse_number(kw, v, Limits::kWindowMin, Limits::kWindowMax);
+			c.window = parse_number(kw, v, EQDS_WINDOW_MIN, EQDS_WINDOW_MAX);
 		} else if (kw == "queue-limit") {
 			c.queue_limit =
-				parse_number(kw, v, Limits::kQueueLimitMin, Limits::kQueueLimitMax);
+				parse_number(kw, v, EQDS_QUEUE_LIMIT_MIN, EQDS_QUEUE_LIMIT_MAX);
 		} else if (kw == "ll-queue-limit") {
 			c.ll_queue_limit =
-				parse_number(kw, v, Limits::kQueueLimitMin, Limits::kQueueLimitMax);
+				parse_number(kw, v, EQDS_QUEUE_LIMIT_MIN, EQDS_QUEUE_LIMIT_MAX);
 		} else if (kw == "tcp-ecn-min" || kw == "tcp-ecn-max" || kw == "ll-ecn-min" ||
 			   kw == "ll-ecn-max") {
-			uint32_t n = v == "auto" ? 0 : parse_number(kw, v, 0, Limits::kQueueLimitMax);
+			uint32_t n = v == "auto" ? 0 : parse_number(kw, v, 0, EQDS_ECN_THRESHOLD_MAX);
 			(kw == "tcp-ecn-min"   ? c.tcp_ecn_min
 			 : kw == "tcp-ecn-max" ? c.tcp_ecn_max
 			 : kw == "ll-ecn-min"  ? c.ll_ecn_min
@@ -218,10 +218,10 @@ void parse_set(Request &req, const std::vector<std::string> &args, size_t i)
 			parse_ll_mark(c, v);
 		} else if (kw == "queued-limit") {
 			c.queued_limit_kb = v == "none" ? 0
-				: parse_number(kw, v, 0, Limits::kQueuedLimitKbMax, "kb");
+				: parse_number(kw, v, 0, EQDS_QUEUED_LIMIT_KB_MAX, "kb");
 		} else {
-			c.idle_timeout_ms = parse_number(kw, v, Limits::kIdleTimeoutMin,
-							 Limits::kIdleTimeoutMax, "ms");
+			c.idle_timeout_ms = parse_number(kw, v, EQDS_IDLE_TIMEOUT_MIN,
+							 EQDS_IDLE_TIMEOUT_MAX, "ms");
 		}
 	}
 	if (c.empty())

@@ -51,16 +51,6 @@ private:
 	Topic topic_ = Topic::All;
 };
 
-// Ranges from uapi/linux/eqds.h, checked before anything is sent.
-struct Limits {
-	static constexpr uint32_t kWindowMin = 1, kWindowMax = 65535;
-	static constexpr uint32_t kQueueLimitMin = 1, kQueueLimitMax = 65535;
-	static constexpr uint32_t kIdleTimeoutMin = 100, kIdleTimeoutMax = 3600000;
-	static constexpr uint32_t kHeadroomMax = 50;	// percent
-	static constexpr uint32_t kPortMin = 1, kPortMax = 65535;
-	static constexpr uint32_t kQueuedLimitKbMax = 4194304;	// 4 GiB
-};
-
 // A command-line word as error messages show it: 'word'.
 std::string quote(std::string_view s);
 

@@ -10,6 +10,7 @@
 #include <netlink/msg.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -143,29 +144,36 @@ nla_policy of_type(uint16_t type)
 	return p;
 }
 
-constexpr int kClassAttrs[] = {
-	EQDS_A_TCP_ECN_MIN,    EQDS_A_TCP_ECN_MAX,    EQDS_A_TCP_TC_PRIORITY,
-	EQDS_A_LL_QUEUE_LIMIT, EQDS_A_LL_ECN_MIN,     EQDS_A_LL_ECN_MAX,
-	EQDS_A_LL_TC_PRIORITY, EQDS_A_LL_PRIORITY,    EQDS_A_LL_MARK,
-	EQDS_A_LL_MARK_MASK,   EQDS_A_QUEUED_LIMIT,
-};
+// The fields of class id by EQDS_CLASS_A_*; nullptr where the class has
+// none (the selectors are the ll class's) or for a class eqdsctl does not know.
+using ClassFields = std::array<std::optional<uint32_t> *, EQDS_CLASS_A_MAX + 1>;
 
-// The class settings by attribute, in the order of kClassAttrs.
-std::optional<uint32_t> *class_field(Config &c, size_t k)
+ClassFields class_fields(Config &c, uint8_t id)
 {
-	std::optional<uint32_t> *f[] = {
-		&c.tcp_ecn_min,	   &c.tcp_ecn_max, &c.tcp_tc_priority, &c.ll_queue_limit,
-		&c.ll_ecn_min,	   &c.ll_ecn_max,  &c.ll_tc_priority,  &c.ll_priority,
-		&c.ll_mark,	   &c.ll_mark_mask, &c.queued_limit_kb,
-	};
-	static_assert(sizeof(f) / sizeof(f[0]) == sizeof(kClassAttrs) / sizeof(kClassAttrs[0]));
-	return f[k];
+	ClassFields f{};
+
+	if (id == EQDS_CLASS_ID_TCP) {
+		f[EQDS_CLASS_A_QUEUE_LIMIT] = &c.queue_limit;
+		f[EQDS_CLASS_A_ECN_MIN] = &c.tcp_ecn_min;
+		f[EQDS_CLASS_A_ECN_MAX] = &c.tcp_ecn_max;
+		f[EQDS_CLASS_A_TC_PRIORITY] = &c.tcp_tc_priority;
+	} else if (id == EQDS_CLASS_ID_LL) {
+		f[EQDS_CLASS_A_QUEUE_LIMIT] = &c.ll_queue_limit;
+		f[EQDS_CLASS_A_ECN_MIN] = &c.ll_ecn_min;
+		f[EQDS_CLASS_A_ECN_MAX] = &c.ll_ecn_max;
+		f[EQDS_CLASS_A_TC_PRIORITY] = &c.ll_tc_priority;
+		f[EQDS_CLASS_A_PRIORITY] = &c.ll_priority;
+		f[EQDS_CLASS_A_MARK] = &c.ll_mark;
+		f[EQDS_CLASS_A_MARK_MASK] = &c.ll_mark_mask;
+	}
+	return f;
 }
 
 struct Policies {
 	nla_policy top[EQDS_A_MAX + 1] = {};
 	nla_policy dest[EQDS_DEST_A_MAX + 1] = {};
 	nla_policy stats[EQDS_STATS_A_MAX + 1] = {};
+	nla_policy cls[EQDS_CLASS_A_MAX + 1] = {};
 
 	Policies()
 	{
@@ -175,12 +183,15 @@ struct Policies {
 		top[EQDS_A_PULL_RATE] = fixed(NLA_U32, 4);
 		top[EQDS_A_MODE] = fixed(NLA_U8, 1);
 		top[EQDS_A_WINDOW] = fixed(NLA_U32, 4);
-		top[EQDS_A_QUEUE_LIMIT] = fixed(NLA_U32, 4);
 		top[EQDS_A_IDLE_TIMEOUT] = fixed(NLA_U32, 4);
 		top[EQDS_A_STATS] = of_type(NLA_NESTED);
 		top[EQDS_A_HEADROOM] = fixed(NLA_U8, 1);
-		for (int a : kClassAttrs)
-			top[a] = fixed(NLA_U32, 4);
+		top[EQDS_A_CLASS] = of_type(NLA_NESTED);
+		top[EQDS_A_QUEUED_LIMIT] = fixed(NLA_U32, 4);
+
+		cls[EQDS_CLASS_A_ID] = fixed(NLA_U8, 1);
+		for (int a = EQDS_CLASS_A_ID + 1; a <= EQDS_CLASS_A_MAX; a++)
+			cls[a] = fixed(NLA_U32, 4);
 
 		dest[EQDS_DEST_A_FAMILY] = fixed(NLA_U16, 2);
 		dest[EQDS_DEST_A_ADDR] = of_type(NLA_UNSPEC);
@@ -261,6 +272,20 @@ std::vector<Prefix> parse_dests(const nlattr *nest)
 	return dests;
 }
 
+// One EQDS_A_CLASS nest into c. A class this eqdsctl does not know (a newer
+// kernel) is skipped.
+void parse_class(const nlattr *nest, Config &c)
+{
+	std::vector<nlattr *> tb;
+	parse(tb, EQDS_CLASS_A_MAX, payload(nest), payload_len(nest), policies().cls, "a class");
+	if (!tb[EQDS_CLASS_A_ID])
+		throw ReplyError("class without its id");
+	ClassFields f = class_fields(c, get<uint8_t>(tb[EQDS_CLASS_A_ID]));
+	for (int a = EQDS_CLASS_A_ID + 1; a <= EQDS_CLASS_A_MAX; a++)
+		if (tb[a] && f[a])
+			*f[a] = get<uint32_t>(tb[a]);
+}
+
 } // namespace
 
 Instance parse_instance_attrs(const void *attrs, size_t len)
@@ -287,13 +312,15 @@ Instance parse_instance_attrs(const void *attrs, size_t len)
 		c.mode = get<uint8_t>(tb[EQDS_A_MODE]);
 	if (tb[EQDS_A_WINDOW])
 		c.window = get<uint32_t>(tb[EQDS_A_WINDOW]);
-	if (tb[EQDS_A_QUEUE_LIMIT])
-		c.queue_limit = get<uint32_t>(tb[EQDS_A_QUEUE_LIMIT]);
 	if (tb[EQDS_A_IDLE_TIMEOUT])
 		c.idle_timeout_ms = get<uint32_t>(tb[EQDS_A_IDLE_TIMEOUT]);
-	for (size_t k = 0; k < std::size(kClassAttrs); k++)
-		if (tb[kClassAttrs[k]])
-			*class_field(c, k) = get<uint32_t>(tb[kClassAttrs[k]]);
+	if (tb[EQDS_A_QUEUED_LIMIT])
+		c.queued_limit_kb = get<uint32_t>(tb[EQDS_A_QUEUED_LIMIT]);
+	// One nest per class: nla_parse kept only the last.
+	nla::for_each(head, len, "the reply", [&c](const nlattr *a) {
+		if (nla::type(a) == EQDS_A_CLASS)
+			parse_class(a, c);
+	});
 	if (tb[EQDS_A_STATS]) {
 		std::vector<nlattr *> st;
 		parse(st, EQDS_STATS_A_MAX, payload(tb[EQDS_A_STATS]),
@@ -367,14 +394,23 @@ void put_config_attrs(nl_msg *msg, const Config &cfg)
 		check(nla_put_u8(msg, EQDS_A_MODE, *cfg.mode));
 	if (cfg.window)
 		check(nla_put_u32(msg, EQDS_A_WINDOW, *cfg.window));
-	if (cfg.queue_limit)
-		check(nla_put_u32(msg, EQDS_A_QUEUE_LIMIT, *cfg.queue_limit));
 	if (cfg.idle_timeout_ms)
 		check(nla_put_u32(msg, EQDS_A_IDLE_TIMEOUT, *cfg.idle_timeout_ms));
+	if (cfg.queued_limit_kb)
+		check(nla_put_u32(msg, EQDS_A_QUEUED_LIMIT, *cfg.queued_limit_kb));
+	// A nest for each class with something to change, with only that.
 	Config copy = cfg;
-	for (size_t k = 0; k < std::size(kClassAttrs); k++)
-		if (const auto &v = *class_field(copy, k))
-			check(nla_put_u32(msg, kClassAttrs[k], *v));
+	for (uint8_t id = 0; id <= EQDS_CLASS_ID_MAX; id++) {
+		ClassFields f = class_fields(copy, id);
+		if (std::none_of(f.begin(), f.end(), [](const auto *v) { return v && *v; }))
+			continue;
+		nlattr *nest = nest_start(msg, EQDS_A_CLASS);
+		check(nla_put_u8(msg, EQDS_CLASS_A_ID, id));
+		for (int a = EQDS_CLASS_A_ID + 1; a <= EQDS_CLASS_A_MAX; a++)
+			if (f[a] && *f[a])
+				check(nla_put_u32(msg, a, **f[a]));
+		check(nla_nest_end(msg, nest));
+	}
 }
 
 } // namespace eqdsctl

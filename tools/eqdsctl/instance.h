@@ -32,8 +32,10 @@ struct Config {
 	std::optional<uint32_t> window;
 	std::optional<uint32_t> queue_limit;
 	std::optional<uint32_t> idle_timeout_ms;
-	// Sending EQIF classes (queue_limit above is the TCP class's limit).
-	// ECN thresholds: 0 = automatic (min: half the limit; max: min).
+	// Sending EQIF classes, one EQDS_A_CLASS nest each on the wire
+	// (queue_limit above is the TCP class's limit; the ll_priority and
+	// ll_mark selectors are the ll class's). ECN thresholds: 0 = automatic
+	// (min: half the limit; max: min).
 	std::optional<uint32_t> tcp_ecn_min, tcp_ecn_max, tcp_tc_priority;
 	std::optional<uint32_t> ll_queue_limit, ll_ecn_min, ll_ecn_max, ll_tc_priority;
 	std::optional<uint32_t> ll_priority;		// 0: none

@@ -11,11 +11,27 @@
  * socket lives in.
  *
  * EQDS_CMD_GET_INSTANCE (doit and dumpit)
- *   Reply: version, configuration and counters of the namespace's instance.
+ *   Reply: version, configuration and counters of the namespace's instance:
+ *
+ *   EQDS_A_VERSION, _PORT, _PULL_RATE, _MODE, _WINDOW, _IDLE_TIMEOUT,
+ *   _HEADROOM, _QUEUED_LIMIT
+ *   EQDS_A_CLASS				one per class
+ *     EQDS_CLASS_A_ID, _QUEUE_LIMIT, ...	(enum eqds_class_attr)
+ *   EQDS_A_POLICY				indexed array
+ *     1..n: EQDS_POLICY_A_FAMILY, _ADDR, _PREFIXLEN, _WEIGHT, _PRIO, _RATE
+ *   EQDS_A_BOUND
+ *     EQDS_BOUND_A_PULL_RATE, _MAX_WEIGHT, _MIN_PRIO (those set)
+ *   EQDS_A_DESTS				indexed array
+ *     1..n: EQDS_DEST_A_FAMILY, _ADDR, _PREFIXLEN
+ *   EQDS_A_STATS
+ *     EQDS_STATS_A_* (enum eqds_stats_attr)
+ *
  * EQDS_CMD_SET_INSTANCE (doit, CAP_NET_ADMIN in the namespace's user ns)
- *   Any subset of the configuration attributes. EQDS_A_DESTS, when present,
- *   replaces the whole destination list (an empty nest clears it). The
- *   request is validated as a whole before anything changes.
+ *   Any subset of the configuration attributes of the reply above (not
+ *   VERSION, STATS or BOUND). EQDS_A_DESTS and EQDS_A_POLICY, when
+ *   present, replace the whole list (an empty nest clears it); an
+ *   EQDS_A_CLASS changes only the attributes it holds. The request is
+ *   validated as a whole before anything changes.
  * EQDS_CMD_GET_TUNNEL (doit and dumpit)
  *   doit: EQDS_A_TUNNEL with EQDS_TUNNEL_A_FAMILY and _PEER (and optionally
  *   _DIR) names a peer; the reply holds one EQDS_A_TUNNEL per tunnel that
@@ -62,6 +78,8 @@
 #define EQDS_IDLE_TIMEOUT_MAX		3600000
 #define EQDS_HEADROOM_MAX		50
 #define EQDS_QUEUED_LIMIT_KB_MAX	4194304	/* 4 GiB */
+#define EQDS_PORT_MIN			1
+#define EQDS_ECN_THRESHOLD_MAX		65535	/* packets, as EQDS_QUEUE_LIMIT_MAX */
 
 enum eqds_cmd {
 	EQDS_CMD_UNSPEC,
@@ -99,29 +117,11 @@ enum eqds_attr {
 	EQDS_A_PULL_RATE,	/* u32: receiver pull rate, Mbit/s; 0 = link speed */
 	EQDS_A_MODE,		/* u8: enum eqds_start_mode */
 	EQDS_A_WINDOW,		/* u32: credit window in packets, 1..65535 */
-	EQDS_A_QUEUE_LIMIT,	/* u32: per-destination queue, packets, 1..65535 */
 	EQDS_A_IDLE_TIMEOUT,	/* u32: tunnel idle timeout, ms, 100..3600000 */
 	EQDS_A_STATS,		/* nest of EQDS_STATS_A_* (read only) */
 	EQDS_A_HEADROOM,	/* u8: percent of the link speed left unpulled, 0..50 */
 	EQDS_A_TUNNEL,		/* nest of EQDS_TUNNEL_A_*: one tunnel */
-	/*
-	 * Sending EQIF classes (Documentation/eqds.rst, "Sending EQIF
-	 * classes"). The TCP-compatible class takes what the low-latency (ll)
-	 * class does not match; its queue limit is EQDS_A_QUEUE_LIMIT.
-	 * ECN thresholds are queue lengths in packets: CE marks with a
-	 * probability rising from 0 at ECN_MIN to 1 at ECN_MAX; 0 for MIN is
-	 * half the class's queue limit, 0 for MAX is MIN (step marking).
-	 */
-	EQDS_A_TCP_ECN_MIN,	/* u32: packets, 0..queue limit, 0 = half the limit */
-	EQDS_A_TCP_ECN_MAX,	/* u32: packets, 0..queue limit, 0 = ECN_MIN */
-	EQDS_A_TCP_TC_PRIORITY,	/* u32: skb->priority of its encapsulated packets */
-	EQDS_A_LL_QUEUE_LIMIT,	/* u32: low-latency queue, packets, 1..65535 */
-	EQDS_A_LL_ECN_MIN,	/* u32: as EQDS_A_TCP_ECN_MIN */
-	EQDS_A_LL_ECN_MAX,	/* u32: as EQDS_A_TCP_ECN_MAX */
-	EQDS_A_LL_TC_PRIORITY,	/* u32: skb->priority of its encapsulated packets */
-	EQDS_A_LL_PRIORITY,	/* u32: skb->priority that selects ll; 0 = none */
-	EQDS_A_LL_MARK,		/* u32: skb->mark value that selects ll ... */
-	EQDS_A_LL_MARK_MASK,	/* u32: ... under this mask; 0 = mark not used */
+	EQDS_A_CLASS,		/* nest of EQDS_CLASS_A_*: one sending class */
 	EQDS_A_QUEUED_LIMIT,	/* u32: KiB queued in all tunnels of the ns; 0 = none */
 	/*
 	 * Receiver sharing policy (Documentation/policy.rst): array of
@@ -142,6 +142,52 @@ enum eqds_attr {
 };
 
 #define EQDS_A_MAX (__EQDS_A_MAX - 1)
+
+/*
+ * Sending EQIF classes (Documentation/eqds.rst, "Sending EQIF classes"),
+ * one EQDS_A_CLASS nest each, named by EQDS_CLASS_A_ID. Replies hold one
+ * nest per class, in the order of their IDs, with every attribute that
+ * applies to the class; a SET_INSTANCE request holds any of them (at most
+ * one per class), each with any subset of its class's attributes.
+ *
+ *   EQDS_A_CLASS			(one per class)
+ *     EQDS_CLASS_A_ID			u8: enum eqds_class_id, required
+ *     EQDS_CLASS_A_QUEUE_LIMIT		u32: per-destination queue, packets
+ *     EQDS_CLASS_A_ECN_MIN		u32: packets
+ *     EQDS_CLASS_A_ECN_MAX		u32: packets
+ *     EQDS_CLASS_A_TC_PRIORITY		u32: skb->priority of its packets
+ *     EQDS_CLASS_A_PRIORITY		u32: ll only: skb->priority selecting it
+ *     EQDS_CLASS_A_MARK		u32: ll only: skb->mark selecting it ...
+ *     EQDS_CLASS_A_MARK_MASK		u32: ll only: ... under this mask
+ *
+ * The TCP-compatible class takes what the low-latency (ll) class does not
+ * select. ECN thresholds are queue lengths in packets, at most the class's
+ * queue limit: CE marks with a probability rising from 0 at ECN_MIN to 1
+ * at ECN_MAX; 0 for MIN is half the queue limit, 0 for MAX is MIN (step
+ * marking).
+ */
+enum eqds_class_id {
+	EQDS_CLASS_ID_TCP,	/* TCP-compatible: the default */
+	EQDS_CLASS_ID_LL,	/* low latency: short queue, served first */
+	__EQDS_CLASS_ID_MAX
+};
+
+#define EQDS_CLASS_ID_MAX (__EQDS_CLASS_ID_MAX - 1)
+
+enum eqds_class_attr {
+	EQDS_CLASS_A_UNSPEC,
+	EQDS_CLASS_A_ID,		/* u8: enum eqds_class_id */
+	EQDS_CLASS_A_QUEUE_LIMIT,	/* u32: packets, 1..65535 */
+	EQDS_CLASS_A_ECN_MIN,		/* u32: packets, 0..queue limit, 0 = half the limit */
+	EQDS_CLASS_A_ECN_MAX,		/* u32: packets, 0..queue limit, 0 = ECN_MIN */
+	EQDS_CLASS_A_TC_PRIORITY,	/* u32: skb->priority of its encapsulated packets */
+	EQDS_CLASS_A_PRIORITY,		/* u32: ll: skb->priority that selects it; 0 = none */
+	EQDS_CLASS_A_MARK,		/* u32: ll: skb->mark value that selects it ... */
+	EQDS_CLASS_A_MARK_MASK,		/* u32: ll: ... under this mask; 0 = mark not used */
+	__EQDS_CLASS_A_MAX
+};
+
+#define EQDS_CLASS_A_MAX (__EQDS_CLASS_A_MAX - 1)
 
 /* One destination prefix: traffic to it is carried over EQDS. */
 enum eqds_dest_attr {

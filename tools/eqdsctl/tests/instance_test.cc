@@ -39,6 +39,17 @@ Attrs full_stats()
 	return s;
 }
 
+Attrs cls(uint8_t id, uint32_t queue_limit)
+{
+	Attrs c;
+	c.u8(EQDS_CLASS_A_ID, id)
+		.u32(EQDS_CLASS_A_QUEUE_LIMIT, queue_limit)
+		.u32(EQDS_CLASS_A_ECN_MIN, 0)
+		.u32(EQDS_CLASS_A_ECN_MAX, 0)
+		.u32(EQDS_CLASS_A_TC_PRIORITY, id);
+	return c;
+}
+
 // A reply as the kernel should send it.
 Attrs good_reply()
 {
@@ -52,8 +63,12 @@ Attrs good_reply()
 		.u32(EQDS_A_PULL_RATE, 0)
 		.u8(EQDS_A_MODE, EQDS_MODE_RTS)
 		.u32(EQDS_A_WINDOW, 150)
-		.u32(EQDS_A_QUEUE_LIMIT, 100)
 		.u32(EQDS_A_IDLE_TIMEOUT, 10000)
+		.nest(EQDS_A_CLASS, cls(EQDS_CLASS_ID_TCP, 100))
+		.nest(EQDS_A_CLASS, cls(EQDS_CLASS_ID_LL, 16)
+						.u32(EQDS_CLASS_A_PRIORITY, 6)
+						.u32(EQDS_CLASS_A_MARK, 0)
+						.u32(EQDS_CLASS_A_MARK_MASK, 0))
 		.nest(EQDS_A_STATS, full_stats());
 	return a;
 }
@@ -101,6 +116,11 @@ TEST(Instance, ParsesAFullReply)
 	EXPECT_EQ(c.mode, EQDS_MODE_RTS);
 	EXPECT_EQ(c.window, 150u);
 	EXPECT_EQ(c.queue_limit, 100u);
+	EXPECT_EQ(c.tcp_tc_priority, 0u);
+	EXPECT_EQ(c.ll_queue_limit, 16u);
+	EXPECT_EQ(c.ll_tc_priority, 1u);
+	EXPECT_EQ(c.ll_priority, 6u);
+	EXPECT_EQ(c.ll_mark_mask, 0u);
 	EXPECT_EQ(c.idle_timeout_ms, 10000u);
 	ASSERT_TRUE(c.dests);
 	ASSERT_EQ(c.dests->size(), 2u);
@@ -410,6 +430,48 @@ TEST(SetRequest, RoundTripsTheClasses)
 	EXPECT_EQ(b.ll_mark_mask, 9u);
 	EXPECT_EQ(b.queued_limit_kb, 10u);
 	EXPECT_FALSE(b.port);
+}
+
+// One EQDS_A_CLASS nest per class, each naming its class: the kernel keeps
+// the others as they are.
+TEST(SetRequest, OnlyTheClassesGivenGetANest)
+{
+	Config c;
+	c.ll_ecn_max = 5;
+	std::vector<uint8_t> b = put(c);
+	// EQDS_A_CLASS { ID ll (8 bytes with padding), ECN_MAX 5 (8 bytes) }
+	ASSERT_EQ(b.size(), 20u);
+	EXPECT_EQ(b[2], EQDS_A_CLASS);
+	EXPECT_EQ(b[3] & 0x80, 0x80);			// NLA_F_NESTED
+	EXPECT_EQ(b[6], EQDS_CLASS_A_ID);
+	EXPECT_EQ(b[8], EQDS_CLASS_ID_LL);
+	EXPECT_EQ(b[14], EQDS_CLASS_A_ECN_MAX);
+	EXPECT_EQ(b[16], 5);
+	Config back = parse(b).config;
+	EXPECT_EQ(back.ll_ecn_max, 5u);
+	EXPECT_FALSE(back.ll_ecn_min);
+	EXPECT_FALSE(back.tcp_ecn_max);
+}
+
+TEST(Instance, ClassNests)
+{
+	// Without its id a class nest means nothing.
+	Attrs noid;
+	noid.u32(EQDS_CLASS_A_QUEUE_LIMIT, 5);
+	EXPECT_NE(reply_error(Attrs().nest(EQDS_A_CLASS, noid)).find("class without its id"),
+		  std::string::npos);
+	// A class of a newer kernel is skipped; a tcp nest has no selectors.
+	Attrs a;
+	a.nest(EQDS_A_CLASS, cls(EQDS_CLASS_ID_MAX + 1, 5))
+		.nest(EQDS_A_CLASS, cls(EQDS_CLASS_ID_TCP, 7).u32(EQDS_CLASS_A_PRIORITY, 3));
+	Config c = parse(a.bytes).config;
+	EXPECT_EQ(c.queue_limit, 7u);
+	EXPECT_FALSE(c.ll_queue_limit);
+	EXPECT_FALSE(c.ll_priority);
+	// A field of the wrong width is a malformed reply.
+	Attrs bad;
+	bad.u8(EQDS_CLASS_A_ID, EQDS_CLASS_ID_LL).u16(EQDS_CLASS_A_ECN_MIN, 1);
+	EXPECT_NE(reply_error(Attrs().nest(EQDS_A_CLASS, bad)).find("a class"), std::string::npos);
 }
 
 TEST(SetRequest, DestsNoneSendsAnEmptyNest)

@@ -49,19 +49,19 @@ void expect_within_limits(const Request &r)
 {
 	const Config &c = r.config;
 	if (c.port) {
-		EXPECT_GE(*c.port, Limits::kPortMin);
+		EXPECT_GE(*c.port, EQDS_PORT_MIN);
 	}
 	if (c.window) {
-		EXPECT_GE(*c.window, Limits::kWindowMin);
-		EXPECT_LE(*c.window, Limits::kWindowMax);
+		EXPECT_GE(*c.window, EQDS_WINDOW_MIN);
+		EXPECT_LE(*c.window, EQDS_WINDOW_MAX);
 	}
 	if (c.queue_limit) {
-		EXPECT_GE(*c.queue_limit, Limits::kQueueLimitMin);
-		EXPECT_LE(*c.queue_limit, Limits::kQueueLimitMax);
+		EXPECT_GE(*c.queue_limit, EQDS_QUEUE_LIMIT_MIN);
+		EXPECT_LE(*c.queue_limit, EQDS_QUEUE_LIMIT_MAX);
 	}
 	if (c.idle_timeout_ms) {
-		EXPECT_GE(*c.idle_timeout_ms, Limits::kIdleTimeoutMin);
-		EXPECT_LE(*c.idle_timeout_ms, Limits::kIdleTimeoutMax);
+		EXPECT_GE(*c.idle_timeout_ms, EQDS_IDLE_TIMEOUT_MIN);
+		EXPECT_LE(*c.idle_timeout_ms, EQDS_IDLE_TIMEOUT_MAX);
 	}
 	if (c.mode) {
 		EXPECT_LE(*c.mode, EQDS_MODE_MAX);
@@ -97,10 +97,10 @@ TEST(BadArguments, RangesAreCheckedAtBothEnds)
 		const char *kw;
 		uint64_t min, max;
 	} cases[] = {
-		{"port", Limits::kPortMin, Limits::kPortMax},
-		{"window", Limits::kWindowMin, Limits::kWindowMax},
-		{"queue-limit", Limits::kQueueLimitMin, Limits::kQueueLimitMax},
-		{"idle-timeout", Limits::kIdleTimeoutMin, Limits::kIdleTimeoutMax},
+		{"port", EQDS_PORT_MIN, UINT16_MAX},
+		{"window", EQDS_WINDOW_MIN, EQDS_WINDOW_MAX},
+		{"queue-limit", EQDS_QUEUE_LIMIT_MIN, EQDS_QUEUE_LIMIT_MAX},
+		{"idle-timeout", EQDS_IDLE_TIMEOUT_MIN, EQDS_IDLE_TIMEOUT_MAX},
 	};
 	for (const Case &c : cases) {
 		Request r;
