@@ -4,8 +4,9 @@
 // reorders and duplicates data and control packets alike. Every packet is
 // encoded to bytes with eqds_encode() and decoded with eqds_decode() on
 // arrival. The glue around the core is the minimum the kernel glue does:
-// send queue, retransmit queue and sent ring at the sender; held ring, acks,
-// nacks and pulls at the receiver.
+// send queue, retransmit queue and sent ring at the sender; held ring, acks
+// and nacks at the receiver, whose pulls are the pacer's (grant.h), as the
+// module's are.
 //
 // Checked throughout: no packet goes up twice; in-order delivery except for
 // packets delivered late after their hole was given up on; the sender's
@@ -25,6 +26,7 @@
 #include <set>
 #include <vector>
 
+#include "grant.h"
 #include "pacer.h"
 #include "rx.h"
 #include "seq.h"
@@ -42,7 +44,6 @@ constexpr u32 MTU = 1500;		// bytes charged per seq
 constexpr u64 RATE = 10000000000ull;	// receiver link, 10 Gb/s
 constexpr u32 RTO = 200 * US;
 constexpr u64 NACK_DELAY = 30 * US;
-constexpr u16 WIRE_Q = Q >> EQDS_QUANTUM_SHIFT;
 
 struct params {
 	u32 senders = 2;
@@ -119,6 +120,7 @@ struct tunnel {
 	} held[EQDS_RX_SLOTS];
 	u64 last_nack = 0;
 	u64 pulled_bytes = 0;
+	u8 path = 0;
 };
 
 struct sim {
@@ -356,7 +358,7 @@ struct sim {
 
 	// ---- receiver glue ----
 
-	void ctrl_to(u32 s, u32 epoch, u8 flags, u32 pull_no = 0)
+	void ctrl_to(u32 s, u32 epoch, u8 flags)
 	{
 		struct eqds_pkt pkt;
 		tunnel &t = rx[s];
@@ -370,10 +372,6 @@ struct sim {
 			pkt.ctrl.sack = eqds_rx_sack(&t.rx);
 			if (pkt.ctrl.sack)
 				pkt.flags |= EQDS_F_SACK;
-		}
-		if (flags & EQDS_F_PULL) {
-			pkt.ctrl.pull_no = pull_no;
-			pkt.ctrl.quantum = WIRE_Q;
 		}
 		emit(s, false, pkt, 0);
 	}
@@ -488,30 +486,27 @@ struct sim {
 
 	void rx_timers()
 	{
-		struct eqds_asl_node *n;
+		struct eqds_pacer_plan plan;
 
 		for (u32 s = 0; s < p.senders; s++)
 			if (rx[s].known)
 				release(s);
-		eqds_sched_advance(&sched, now);
-		while ((n = eqds_sched_peek(&sched))) {
+		eqds_pacer_run(&sched, now, 0, &plan);
+		for (u32 i = 0; i < plan.ngrants; i++) {
+			const struct eqds_grant &g = plan.grant[i];
+			struct eqds_pkt pkt;
 			u32 s = 0;
 
-			while (&rx[s].rx.asl != n)
+			while (&rx[s].rx != g.rx)
 				s++;
 			tunnel &t = rx[s];
-			u32 want = eqds_pullgen_outstanding(&t.rx.pulls);
-			u32 q = eqds_sched_quanta(&sched, n, want);
-			u32 no = 0;
 
-			ASSERT_GE(q, 1u);
-			for (u32 i = 0; i < q; i++)
-				no = eqds_pullgen_next(&t.rx.pulls);
-			t.pulled_bytes += (u64)q * Q;
-			pulls_total += (u64)q * Q;
-			eqds_sched_granted(&sched, n, q,
-					   eqds_pullgen_outstanding(&t.rx.pulls));
-			ctrl_to(s, t.rx.epoch, EQDS_F_ACK | EQDS_F_PULL, no);
+			ASSERT_GE(g.quanta, 1u);
+			t.pulled_bytes += (u64)g.quanta * Q;
+			pulls_total += (u64)g.quanta * Q;
+			// This receiver advertises no busy time, in acks as in pulls.
+			ASSERT_TRUE(eqds_grant_pull(&t.rx, &g, Q, 0, &t.path, &pkt));
+			emit(s, false, pkt, 0);
 		}
 		// Pacing: never more than the link rate plus the burst bound.
 		ASSERT_LE(pulls_total, RATE / 1000 * now / 8000000 + 16 * Q);
