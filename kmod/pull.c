@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The receiver's pull pacer: one hrtimer per namespace (the receiving host)
- * grants credit to the senders on the active sender list at the host's link
- * rate, in PULL packets. The core (core/pacer.h) computes what is due from
- * the time elapsed, so a late timer neither lowers the rate nor bursts, up
- * to a bound; what a later timer loses is counted (pacer_late_bytes).
+ * runs the core's pacer (core/grant.h) and sends the PULL packets it
+ * grants. The core computes what is due from the time elapsed, so a late
+ * timer neither lowers the rate nor bursts, up to a bound; what a later
+ * timer loses is counted (pacer_late_bytes).
  *
- * The timer is a soft hrtimer. Its work waits for ksoftirqd when that runs
- * (irq_exit() leaves it every softirq but HI and TASKLET), which makes it
- * late on a busy host. A hard timer scheduling a HI tasklet was tried: it
- * ran half as often again, but in the emulated incast the switch's drops
- * rose two- to threefold (its tbf drains in NET_TX softirq, which still
- * waited) for no more goodput. Documentation/eqds.rst, "The pull pacer".
+ * The timer is a soft hrtimer: its work waits for ksoftirqd when that runs,
+ * so it is late on a busy host. Why it is not a hard one:
+ * Documentation/eqds.rst, "The pull pacer".
  *
  * The rate is the configured pull_rate or, when that is 0, the speed of the
  * device EQDS data arrives on (refreshed once a second in process context,
@@ -19,65 +16,41 @@
  * default), which lets the last switch queue drain: credit already counts
  * link time, Ethernet framing included (core/tx.h, eqds_tx_cost()). The
  * host's bound on the namespace (policy.c) caps the result.
+ *
+ * Locking: the pacer's state (en->sched, en->cc, every receiving tunnel's
+ * rx.pulls and rx.asl) is under en->sched_lock; a PULL's contents are
+ * taken from its tunnel under t->lock, after sched_lock is dropped.
  */
 #include <linux/netdevice.h>
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
-#include <linux/math64.h>
 #include "eqds.h"
 #include "netns.h"
 #include "tunnel.h"
 #include "tunnels.h"
 #include "pull.h"
 #include "xmit.h"
+#include "core/grant.h"
 
-#define EQDS_PACER_MIN_NS	(10 * NSEC_PER_USEC)
-/*
- * The most credit one timer expiry may grant: what accrues at the rate over
- * a late expiry (up to 1 ms), and never less than one sender's turn. A
- * larger bound turns a late timer into a burst that a shallow switch buffer
- * in front of the receiver cannot take.
- */
-#define EQDS_PACER_LATE_NS	(1000 * NSEC_PER_USEC)
-#define EQDS_PACER_MIN_BURST	(EQDS_SCHED_MAX_QUANTA * EQDS_QUANTUM)
-#define EQDS_GRANTS_PER_RUN	16
 #define EQDS_DEFAULT_LINK_MBIT	10000
 
-struct grant {
-	struct eqds_rxt *t;
-	u32 pull_no;
-	u32 epoch;
-};
-
-static void send_pull(struct eqds_net *en, const struct grant *g)
+static void send_pull(struct eqds_net *en, const struct eqds_grant *g)
 {
-	struct eqds_rxt *t = g->t;
-	struct eqds_pkt pkt = {};
+	struct eqds_rxt *t = container_of(g->rx, struct eqds_rxt, rx);
+	struct eqds_pkt pkt;
 	struct eqds_addr local;
 
 	spin_lock_bh(&t->lock);
-	if (t->dead || t->rx.epoch != g->epoch) {
+	if (t->dead || !eqds_grant_pull(&t->rx, g, EQDS_QUANTUM, READ_ONCE(en->busy_us),
+					&t->path, &pkt)) {
 		spin_unlock_bh(&t->lock);
 		return;
 	}
-	pkt.ctrl.ack = t->rx.rcv_nxt;
-	pkt.ctrl.sack = eqds_rx_sack(&t->rx);
-	pkt.path_id = t->path++;
-	t->rx.since_ack = 0;
 	local = t->local;
 	t->counters.pulls++;
 	trace_eqds_pull(t->en->net->ns.inum, t->id, &t->peer, g->epoch, g->pull_no);
 	spin_unlock_bh(&t->lock);
 
-	pkt.type = EQDS_TYPE_CTRL;
-	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = EQDS_F_SYN | EQDS_F_ACK | EQDS_F_PULL;
-	if (pkt.ctrl.sack)
-		pkt.flags |= EQDS_F_SACK;
-	pkt.epoch = g->epoch;
-	pkt.ctrl.pull_no = g->pull_no;
-	pkt.ctrl.quantum = EQDS_QUANTUM / 64;
-	pkt.ctrl.busy_us = READ_ONCE(en->busy_us);
 	if (eqds_xmit_ctrl(en, &local, &t->peer, &pkt) == 0)
 		eqds_count(en, EQDS_STATS_A_PULLS_SENT);
 }
@@ -85,53 +58,25 @@ static void send_pull(struct eqds_net *en, const struct grant *g)
 static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 {
 	struct eqds_net *en = container_of(timer, struct eqds_net, pacer);
-	struct grant g[EQDS_GRANTS_PER_RUN];
-	struct eqds_asl_node *node;
+	struct eqds_pacer_plan plan;
 	u64 now = ktime_get_ns();
-	int n = 0, i;
+	u32 i;
 
 	rcu_read_lock();
 	spin_lock_bh(&en->sched_lock);
-	eqds_sched_advance(&en->sched, now);
+	eqds_pacer_run(&en->sched, now, EQDS_PACER_MIN_NS, &plan);
 	eqds_count(en, EQDS_STATS_A_PACER_RUNS);
-	if (en->sched.late_bytes) {
-		eqds_stats_add(en->stats, EQDS_STATS_A_PACER_LATE_BYTES, en->sched.late_bytes);
-		en->sched.late_bytes = 0;
-	}
-	while (n < EQDS_GRANTS_PER_RUN && (node = eqds_sched_peek(&en->sched))) {
-		struct eqds_rxt *t = container_of(node, struct eqds_rxt, rx.asl);
-		u32 want = eqds_pullgen_outstanding(&t->rx.pulls);
-		u32 q = eqds_sched_quanta(&en->sched, node, want);
-
-		if (!q) {
-			eqds_sched_granted(&en->sched, node, 0, want);
-			if (want)
-				break;
-			continue;
-		}
-		g[n].t = t;
-		g[n].epoch = t->rx.epoch;
-		g[n].pull_no = eqds_rxt_pull_grant(t, q);
-		eqds_sched_set_backlog(&en->sched, node, want - q);
-		eqds_sched_granted(&en->sched, node, q, want - q);
-		n++;
-	}
-	/*
-	 * Once per run, not per data packet (a division under the shared
-	 * lock): new demand kicks the pacer, so this is at most one run old.
-	 */
-	WRITE_ONCE(en->busy_us, eqds_sched_busy_us(&en->sched));
-	if (en->sched.active && !READ_ONCE(en->exiting)) {
-		u64 next = max_t(u64, eqds_sched_next_ns(&en->sched, now), EQDS_PACER_MIN_NS);
-
-		hrtimer_start(&en->pacer, ns_to_ktime(now + next), HRTIMER_MODE_ABS_SOFT);
-	} else {
+	if (plan.late_bytes)
+		eqds_stats_add(en->stats, EQDS_STATS_A_PACER_LATE_BYTES, plan.late_bytes);
+	WRITE_ONCE(en->busy_us, plan.busy_us);
+	if (plan.rearm && !READ_ONCE(en->exiting))
+		hrtimer_start(&en->pacer, ns_to_ktime(plan.next_ns), HRTIMER_MODE_ABS_SOFT);
+	else
 		en->pacer_armed = false;
-	}
 	spin_unlock_bh(&en->sched_lock);
 
-	for (i = 0; i < n; i++)
-		send_pull(en, &g[i]);
+	for (i = 0; i < plan.ngrants; i++)
+		send_pull(en, &plan.grant[i]);
 	rcu_read_unlock();
 	return HRTIMER_NORESTART;
 }
@@ -166,12 +111,6 @@ static u64 link_rate_bps(struct eqds_net *en)
 	return mbit * 1000000;
 }
 
-static u32 max_burst(u64 bps)
-{
-	return max_t(u64, EQDS_PACER_MIN_BURST,
-		     div_u64(bps / 8 * EQDS_PACER_LATE_NS, NSEC_PER_SEC));
-}
-
 /*
  * The receiver's reaction to core congestion (core/congestion.h; eqds.rst,
  * "Core congestion"), for every namespace when the module is loaded with
@@ -185,11 +124,8 @@ MODULE_PARM_DESC(core_cc, "Lower the pull rate on CE-marked data (core congestio
 
 void __eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce)
 {
-	u64 now = ktime_get_ns();
-
 	spin_lock_bh(&en->sched_lock);
-	if (eqds_cc_data(&en->cc, bytes, ce, now))
-		eqds_sched_set_rate(&en->sched, eqds_cc_rate(&en->cc), now);
+	eqds_pacer_data(&en->sched, &en->cc, bytes, ce, ktime_get_ns());
 	spin_unlock_bh(&en->sched_lock);
 }
 
@@ -205,19 +141,14 @@ static void update_rate(struct eqds_net *en)
 	headroom = cfg->headroom;
 	bound = cfg->bound.pull_rate_mbit;
 	rcu_read_unlock();
-	bps = mbit ? (u64)mbit * 1000000 :
-		     div_u64(link_rate_bps(en) * (100 - headroom), 100);
-	/* The host's bound on this namespace (policy.c) holds over both. */
-	if (bound)
-		bps = min_t(u64, bps, (u64)bound * 1000000);
+	/* Only auto (mbit 0) needs the link's speed, and RTNL for it. */
+	bps = eqds_pacer_rate((u64)mbit * 1000000, mbit ? 0 : link_rate_bps(en), headroom,
+			      (u64)bound * 1000000);
 	if (bps == en->link_rate_bps)
 		return;
 	spin_lock_bh(&en->sched_lock);
 	en->link_rate_bps = bps;
-	eqds_cc_set_max(&en->cc, bps);
-	eqds_sched_set_rate(&en->sched, eqds_core_cc ? eqds_cc_rate(&en->cc) : bps,
-			    ktime_get_ns());
-	en->sched.max_burst = max_burst(bps);
+	eqds_pacer_set_rate(&en->sched, &en->cc, bps, eqds_core_cc, ktime_get_ns());
 	spin_unlock_bh(&en->sched_lock);
 }
 
@@ -243,7 +174,8 @@ void eqds_pull_init(struct eqds_net *en)
 	eqds_cc_default_params(&ccp);
 	eqds_cc_init(&en->cc, &ccp, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000);
 	eqds_sched_init(&en->sched, (u64)EQDS_DEFAULT_LINK_MBIT * 1000000, EQDS_QUANTUM,
-			max_burst((u64)EQDS_DEFAULT_LINK_MBIT * 1000000), ktime_get_ns());
+			eqds_pacer_max_burst((u64)EQDS_DEFAULT_LINK_MBIT * 1000000, EQDS_QUANTUM),
+			ktime_get_ns());
 	hrtimer_init(&en->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	en->pacer.function = pacer_fn;
 	INIT_DELAYED_WORK(&en->rate_work, rate_work);

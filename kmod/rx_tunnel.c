@@ -380,18 +380,6 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* Number quanta more pulls for this sender; caller holds en->sched_lock. */
-u32 eqds_rxt_pull_grant(struct eqds_rxt *t, u32 quanta)
-{
-	u32 pull_no;
-
-	lockdep_assert_held(&t->en->sched_lock);
-	pull_no = t->rx.pulls.pull_no;
-	while (quanta--)
-		pull_no = eqds_pullgen_next(&t->rx.pulls);
-	return pull_no;
-}
-
 void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
 {
 	spin_lock_init(&t->lock);

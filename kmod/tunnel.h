@@ -207,6 +207,5 @@ enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_add
 void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		      const struct eqds_pkt *pkt, const struct eqds_addr *peer,
 		      const struct eqds_addr *local, u32 ip_id);
-u32 eqds_rxt_pull_grant(struct eqds_rxt *t, u32 quanta);
 
 #endif /* _EQDS_TUNNEL_H */

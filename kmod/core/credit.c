@@ -104,3 +104,9 @@ u32 eqds_pullgen_next(struct eqds_pullgen *g)
 {
 	return ++g->pull_no;
 }
+
+u32 eqds_pullgen_grant(struct eqds_pullgen *g, u32 quanta)
+{
+	g->pull_no += quanta;
+	return g->pull_no;
+}

@@ -116,5 +116,7 @@ u32 eqds_pullgen_outstanding(const struct eqds_pullgen *g);
  * this never refuses.
  */
 u32 eqds_pullgen_next(struct eqds_pullgen *g);
+/* Number quanta pulls at once; returns the last number (pull_no if none). */
+u32 eqds_pullgen_grant(struct eqds_pullgen *g, u32 quanta);
 
 #endif /* _EQDS_CORE_CREDIT_H */

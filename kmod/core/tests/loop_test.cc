@@ -8,7 +8,7 @@
 // keeps app ids where the module keeps sk_buffs; at the receiver, the
 // kernel's decisions (core/rxq.h: epochs, release, the ACK and NACK
 // plans, the timer, acknowledging every packet) around a held ring, and
-// pulls.
+// the pacer's pulls (grant.h), as the module's are.
 //
 // Checked throughout: no packet goes up twice; in-order delivery except for
 // packets delivered late after their hole was given up on; the sender's
@@ -28,6 +28,7 @@
 #include <set>
 #include <vector>
 
+#include "grant.h"
 #include "pacer.h"
 #include "rx.h"
 #include "rxq.h"
@@ -46,7 +47,6 @@ constexpr u32 WIN = WINQ * Q;
 constexpr u32 MTU = 1500;		// bytes charged per seq
 constexpr u64 RATE = 10000000000ull;	// receiver link, 10 Gb/s
 constexpr u32 RTO = 200 * US;
-constexpr u16 WIRE_Q = Q >> EQDS_QUANTUM_SHIFT;
 
 struct params {
 	u32 senders = 2;
@@ -344,7 +344,7 @@ struct sim {
 			send_ctrl(s, pl.epoch, pl.nack[i]);
 	}
 
-	void ctrl_to(u32 s, u32 epoch, u8 flags, u32 pull_no = 0)
+	void ctrl_to(u32 s, u32 epoch, u8 flags)
 	{
 		struct eqds_pkt pkt;
 		tunnel &t = rx[s];
@@ -358,10 +358,6 @@ struct sim {
 			pkt.ctrl.sack = eqds_rx_sack(&t.rx);
 			if (pkt.ctrl.sack)
 				pkt.flags |= EQDS_F_SACK;
-		}
-		if (flags & EQDS_F_PULL) {
-			pkt.ctrl.pull_no = pull_no;
-			pkt.ctrl.quantum = WIRE_Q;
 		}
 		emit(s, false, pkt, 0);
 	}
@@ -469,7 +465,7 @@ struct sim {
 
 	void rx_timers()
 	{
-		struct eqds_asl_node *n;
+		struct eqds_pacer_plan plan;
 
 		for (u32 s = 0; s < p.senders; s++) {
 			tunnel &t = rx[s];
@@ -482,25 +478,22 @@ struct sim {
 			release(s, true, &pl);
 			apply(s, pl);
 		}
-		eqds_sched_advance(&sched, now);
-		while ((n = eqds_sched_peek(&sched))) {
+		eqds_pacer_run(&sched, now, 0, &plan);
+		for (u32 i = 0; i < plan.ngrants; i++) {
+			const struct eqds_grant &g = plan.grant[i];
+			struct eqds_pkt pkt;
 			u32 s = 0;
 
-			while (&rx[s].rx.asl != n)
+			while (&rx[s].rx != g.rx)
 				s++;
 			tunnel &t = rx[s];
-			u32 want = eqds_pullgen_outstanding(&t.rx.pulls);
-			u32 q = eqds_sched_quanta(&sched, n, want);
-			u32 no = 0;
 
-			ASSERT_GE(q, 1u);
-			for (u32 i = 0; i < q; i++)
-				no = eqds_pullgen_next(&t.rx.pulls);
-			t.pulled_bytes += (u64)q * Q;
-			pulls_total += (u64)q * Q;
-			eqds_sched_granted(&sched, n, q,
-					   eqds_pullgen_outstanding(&t.rx.pulls));
-			ctrl_to(s, t.rx.epoch, EQDS_F_ACK | EQDS_F_PULL, no);
+			ASSERT_GE(g.quanta, 1u);
+			t.pulled_bytes += (u64)g.quanta * Q;
+			pulls_total += (u64)g.quanta * Q;
+			// This receiver advertises no busy time, in acks as in pulls.
+			ASSERT_TRUE(eqds_grant_pull(&t.rx, &g, Q, 0, &t.path, &pkt));
+			emit(s, false, pkt, 0);
 		}
 		// Pacing: never more than the link rate plus the burst bound.
 		ASSERT_LE(pulls_total, RATE / 1000 * now / 8000000 + 16 * Q);

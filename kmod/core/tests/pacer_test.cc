@@ -2,7 +2,8 @@
 // The receiver's pull scheduler (kmod/core/pacer.c): the pacer's rate over
 // simulated time whatever the timer does (late, jittery, stalled), its
 // bounded catch-up and idle cap, the exact wait it asks for, and deficit
-// round robin over the active sender list.
+// round robin over the active sender list; and the pacer around it
+// (kmod/core/grant.c): its runs, PULL packets and rate.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "grant.h"
 #include "pacer.h"
 
 namespace {
@@ -917,4 +919,345 @@ TEST(PacerPolicy, RandomSharesKeepTheListsConsistent)
 		EXPECT_FALSE(n->node.queued);
 		EXPECT_EQ(n->demand, 0u);
 	}
+}
+
+// ---- the pacer's runs (grant.h), as the module's timer runs them ----
+
+namespace {
+
+// Receive states with demand, as the glue's demand() leaves them.
+struct puller {
+	struct eqds_sched s;
+	std::vector<struct eqds_rx> rx;
+
+	puller(u32 n, u64 rate, u32 burst, u32 window = 64) : rx(n)
+	{
+		eqds_sched_init(&s, rate, Q, burst, 0);
+		for (u32 i = 0; i < n; i++)
+			eqds_rx_init(&rx[i], 100 + i, window, EQDS_SCHED_MAX_QUANTA);
+	}
+
+	void demand(u32 i, u16 target)
+	{
+		u32 want;
+
+		eqds_pullgen_demand(&rx[i].pulls, target);
+		want = eqds_pullgen_outstanding(&rx[i].pulls);
+		eqds_sched_set_backlog(&s, &rx[i].asl, want);
+		if (want)
+			eqds_sched_activate(&s, &rx[i].asl);
+	}
+
+	// The glue's kick: the clock starts when the first sender joins.
+	void kick(u64 now)
+	{
+		eqds_sched_advance(&s, now);
+	}
+
+	u32 index(const struct eqds_rx *r) const
+	{
+		return (u32)(r - rx.data());
+	}
+};
+
+} // namespace
+
+TEST(PacerRun, GrantsNumberPullsAndKeepTheBacklog)
+{
+	puller p(2, RATE, BURST);
+	struct eqds_pacer_plan plan;
+	u32 last[2] = { 0, 0 }, got[2] = { 0, 0 };
+
+	p.demand(0, 20);
+	p.demand(1, 5);
+	p.kick(0);
+	EXPECT_EQ(p.s.backlog, 25u);
+	// A whole burst due: 16 quanta, in turns of at most 8.
+	eqds_pacer_run(&p.s, 1 * SEC, 10 * US, &plan);
+	ASSERT_EQ(plan.ngrants, 3u);
+	u32 total = 0;
+
+	for (u32 i = 0; i < plan.ngrants; i++) {
+		const struct eqds_grant &g = plan.grant[i];
+		u32 k = p.index(g.rx);
+
+		ASSERT_LT(k, 2u);
+		EXPECT_EQ(g.epoch, 100 + k);
+		EXPECT_GE(g.quanta, 1u);
+		EXPECT_LE(g.quanta, (u32)EQDS_SCHED_MAX_QUANTA);
+		// Numbered in order, each grant up to its last pull.
+		EXPECT_EQ(g.pull_no, last[k] + g.quanta);
+		last[k] = g.pull_no;
+		got[k] += g.quanta;
+		total += g.quanta;
+	}
+	EXPECT_EQ(total, BURST / Q);
+	EXPECT_EQ(got[1], 5u);		// its demand met: off the list
+	EXPECT_EQ(got[0], 11u);
+	EXPECT_EQ(p.rx[0].pulls.pull_no, last[0]);
+	EXPECT_EQ(p.rx[1].pulls.pull_no, last[1]);
+	EXPECT_FALSE(p.rx[1].asl.queued);
+	EXPECT_EQ(p.s.backlog, 9u);
+	EXPECT_EQ(plan.busy_us, eqds_sched_busy_us(&p.s));
+	EXPECT_NE(plan.busy_us, 0);
+	EXPECT_TRUE(plan.rearm);
+	// The budget is spent: the next quantum's time, or the floor.
+	EXPECT_GT(eqds_sched_next_ns(&p.s, 1 * SEC), 0u);
+	EXPECT_EQ(plan.next_ns,
+		  1 * SEC + std::max<u64>(eqds_sched_next_ns(&p.s, 1 * SEC), 10 * US));
+	eqds_pacer_run(&p.s, 1 * SEC, 0, &plan);
+	EXPECT_EQ(plan.ngrants, 0u);
+	EXPECT_EQ(plan.next_ns, 1 * SEC + eqds_sched_next_ns(&p.s, 1 * SEC));
+}
+
+TEST(PacerRun, AtMostSixteenPullsARunTheRestAtOnce)
+{
+	puller p(40, RATE, 64 * Q);
+	struct eqds_pacer_plan plan;
+
+	for (u32 i = 0; i < 40; i++)
+		p.demand(i, 1);
+	p.kick(0);
+	eqds_pacer_run(&p.s, 1 * SEC, 10 * US, &plan);
+	EXPECT_EQ(plan.ngrants, (u32)EQDS_PACER_GRANTS);
+	// Round robin: each sender once, in the order they joined.
+	for (u32 i = 0; i < plan.ngrants; i++) {
+		EXPECT_EQ(p.index(plan.grant[i].rx), i);
+		EXPECT_EQ(plan.grant[i].quanta, 1u);
+	}
+	// The budget left is due at once: after the floor.
+	EXPECT_GE(p.s.budget, (u64)Q);
+	EXPECT_TRUE(plan.rearm);
+	EXPECT_EQ(plan.next_ns, 1 * SEC + 10 * US);
+	eqds_pacer_run(&p.s, 1 * SEC + 10 * US, 10 * US, &plan);
+	EXPECT_EQ(plan.ngrants, (u32)EQDS_PACER_GRANTS);
+	EXPECT_EQ(p.index(plan.grant[0].rx), 16u);
+}
+
+TEST(PacerRun, StopsWhenEveryDemandIsMet)
+{
+	puller p(1, RATE, BURST);
+	struct eqds_pacer_plan plan;
+
+	p.demand(0, 3);
+	p.kick(0);
+	eqds_pacer_run(&p.s, 1 * SEC, 10 * US, &plan);
+	ASSERT_EQ(plan.ngrants, 1u);
+	EXPECT_EQ(plan.grant[0].quanta, 3u);
+	EXPECT_EQ(plan.grant[0].pull_no, 3u);
+	EXPECT_FALSE(plan.rearm);
+	EXPECT_EQ(plan.busy_us, 0);
+	EXPECT_EQ(p.s.active, 0u);
+	// Nothing on the list: a run grants nothing and stops again.
+	eqds_pacer_run(&p.s, 2 * SEC, 10 * US, &plan);
+	EXPECT_EQ(plan.ngrants, 0u);
+	EXPECT_FALSE(plan.rearm);
+}
+
+// The run hands the late bytes over once; the scheduler starts again at 0.
+TEST(PacerRun, TakesTheLateBytes)
+{
+	puller p(1, RATE, BURST, 1000);
+	struct eqds_pacer_plan plan;
+
+	p.demand(0, 1000);
+	p.kick(0);
+	eqds_pacer_run(&p.s, 10 * MS, 10 * US, &plan);
+	EXPECT_GT(plan.late_bytes, 0u);
+	EXPECT_LE(plan.late_bytes, due(RATE, 10 * MS));
+	EXPECT_EQ(p.s.late_bytes, 0u);
+	eqds_pacer_run(&p.s, 10 * MS + 10 * US, 10 * US, &plan);
+	EXPECT_EQ(plan.late_bytes, 0u);
+}
+
+// Run at the times the plan asks: pulls at the rate, one sender or many.
+TEST(PacerRun, RunsWhenAskedPullAtTheRate)
+{
+	for (u32 n : { 1u, 3u, 40u }) {
+		puller p(n, RATE, BURST, 0xffff);
+		struct eqds_pacer_plan plan;
+		u64 now = 0, bytes = 0, runs = 0;
+
+		for (u32 i = 0; i < n; i++)
+			p.demand(i, 0xffff);
+		eqds_pacer_run(&p.s, now, 10 * US, &plan);
+		while (now < 20 * MS) {
+			ASSERT_TRUE(plan.rearm);
+			ASSERT_GE(plan.next_ns, now + 10 * US);
+			now = plan.next_ns;
+			eqds_pacer_run(&p.s, now, 10 * US, &plan);
+			for (u32 i = 0; i < plan.ngrants; i++)
+				bytes += (u64)plan.grant[i].quanta * Q;
+			runs++;
+			for (u32 i = 0; i < n; i++)
+				p.demand(i, 0xffff);
+		}
+		EXPECT_NEAR((double)bytes, (double)due(RATE, now), BURST) << n;
+		EXPECT_EQ(plan.late_bytes, 0u);
+		// Runs never closer than the floor: at most 100 a millisecond.
+		EXPECT_LE(runs, now / (10 * US) + 1);
+	}
+}
+
+TEST(GrantPull, ThePullPacket)
+{
+	puller p(1, RATE, BURST);
+	struct eqds_pacer_plan plan;
+	struct eqds_pkt pkt, back;
+	u8 path = 0xff, buf[EQDS_MAX_HLEN];
+	u32 isn = eqds_isn(100);
+
+	p.demand(0, 5);
+	p.kick(0);
+	// Data arrived with a hole: the PULL carries the ack and its SACK.
+	EXPECT_EQ(eqds_rx_data(&p.rx[0], isn, 1, 0), EQDS_RX_DELIVER);
+	EXPECT_EQ(eqds_rx_data(&p.rx[0], isn + 2, 1, 0), EQDS_RX_HOLD);
+	p.rx[0].since_ack = 2;
+	eqds_pacer_run(&p.s, 1 * SEC, 10 * US, &plan);
+	ASSERT_EQ(plan.ngrants, 1u);
+	ASSERT_TRUE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 1234, &path, &pkt));
+	EXPECT_EQ(pkt.type, EQDS_TYPE_CTRL);
+	EXPECT_EQ(pkt.flags, EQDS_F_SYN | EQDS_F_ACK | EQDS_F_PULL | EQDS_F_SACK);
+	EXPECT_EQ(pkt.epoch, 100u);
+	EXPECT_EQ(pkt.path_id, 0xff);
+	EXPECT_EQ(path, 0);		// the next PULL takes the next path
+	EXPECT_EQ(pkt.ctrl.ack, isn + 1);
+	EXPECT_EQ(pkt.ctrl.sack, eqds_rx_sack(&p.rx[0]));
+	EXPECT_NE(pkt.ctrl.sack, 0u);
+	EXPECT_EQ(pkt.ctrl.pull_no, 5u);
+	EXPECT_EQ(eqds_quantum_bytes(pkt.ctrl.quantum), Q);
+	EXPECT_EQ(pkt.ctrl.busy_us, 1234);
+	EXPECT_EQ(p.rx[0].since_ack, 0u);	// it acknowledged
+	// What goes on the wire is valid and reads back the same.
+	int n = eqds_encode(buf, sizeof(buf), &pkt);
+
+	ASSERT_GT(n, 0) << eqds_decode_err_name(n);
+	ASSERT_EQ(eqds_decode(buf, (u32)n, &back), n);
+	EXPECT_EQ(back.flags, pkt.flags);
+	EXPECT_EQ(back.ctrl.pull_no, pkt.ctrl.pull_no);
+	EXPECT_EQ(back.ctrl.ack, pkt.ctrl.ack);
+	EXPECT_EQ(back.ctrl.sack, pkt.ctrl.sack);
+
+	// Nothing held: no SACK.
+	eqds_rx_init(&p.rx[0], 100, 64, EQDS_SCHED_MAX_QUANTA);
+	ASSERT_TRUE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 0, &path, &pkt));
+	EXPECT_EQ(pkt.flags, EQDS_F_SYN | EQDS_F_ACK | EQDS_F_PULL);
+	EXPECT_EQ(pkt.ctrl.sack, 0u);
+	EXPECT_EQ(pkt.path_id, 0);
+}
+
+// A grant for an epoch the tunnel has left sends nothing and takes no path.
+TEST(GrantPull, StaleEpochSendsNothing)
+{
+	puller p(1, RATE, BURST);
+	struct eqds_pacer_plan plan;
+	struct eqds_pkt pkt;
+	u8 path = 7;
+
+	p.demand(0, 5);
+	p.kick(0);
+	eqds_pacer_run(&p.s, 1 * SEC, 10 * US, &plan);
+	ASSERT_EQ(plan.ngrants, 1u);
+	eqds_sched_deactivate(&p.s, &p.rx[0].asl);
+	eqds_rx_init(&p.rx[0], 101, 64, EQDS_SCHED_MAX_QUANTA);
+	p.rx[0].since_ack = 3;
+	EXPECT_FALSE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 0, &path, &pkt));
+	EXPECT_EQ(path, 7);
+	EXPECT_EQ(p.rx[0].since_ack, 3u);
+}
+
+TEST(PacerRate, ConfiguredAutoAndBound)
+{
+	const u64 G = 1000000000ull;
+
+	EXPECT_EQ(eqds_pacer_rate(3 * G, 10 * G, 5, 0), 3 * G);	// as set
+	EXPECT_EQ(eqds_pacer_rate(0, 10 * G, 5, 0), 9500000000ull);	// auto
+	EXPECT_EQ(eqds_pacer_rate(0, 10 * G, 0, 0), 10 * G);
+	EXPECT_EQ(eqds_pacer_rate(0, 10 * G, 100, 0), 0u);
+	EXPECT_EQ(eqds_pacer_rate(0, 10 * G, 250, 0), 0u);	// at most all of it
+	EXPECT_EQ(eqds_pacer_rate(0, 10 * G, 5, 2 * G), 2 * G);	// the bound
+	EXPECT_EQ(eqds_pacer_rate(3 * G, 10 * G, 5, 2 * G), 2 * G);
+	EXPECT_EQ(eqds_pacer_rate(3 * G, 10 * G, 5, 4 * G), 3 * G);
+	// The largest configurable rate (u32 Mbit/s) does not overflow.
+	EXPECT_EQ(eqds_pacer_rate(0, 0xffffffffull * 1000000, 5, 0),
+		  0xffffffffull * 1000000 / 100 * 95);
+}
+
+TEST(PacerRate, MaxBurstIsOneLateMillisecondAtLeastOneTurn)
+{
+	EXPECT_EQ(eqds_pacer_max_burst(10000000000ull, 1536), 1250000u);
+	EXPECT_EQ(eqds_pacer_max_burst(100000000ull, 1536), 12500u);
+	EXPECT_EQ(eqds_pacer_max_burst(10000000ull, 1536), 8u * 1536);	// 1250 B
+	EXPECT_EQ(eqds_pacer_max_burst(0, 1536), 8u * 1536);
+	// What the rate earns over EQDS_PACER_LATE_NS, rounded down, for any rate.
+	std::mt19937_64 rng(5);
+
+	for (int i = 0; i < 10000; i++) {
+		u64 bps = rng() >> (rng() % 40 + 14);
+		u64 late = (u64)((unsigned __int128)(bps / 8) * EQDS_PACER_LATE_NS / SEC);
+
+		EXPECT_EQ(eqds_pacer_max_burst(bps, Q),
+			  (u32)std::min<u64>(std::max<u64>(late, 8 * Q), 0xffffffffu)) << bps;
+	}
+}
+
+TEST(PacerRate, SetRateMovesTheCeilingAndTheBound)
+{
+	struct eqds_sched s;
+	struct eqds_cc cc;
+	struct eqds_cc_params ccp;
+
+	eqds_cc_default_params(&ccp);
+	eqds_cc_init(&cc, &ccp, 10000000000ull);
+	eqds_sched_init(&s, 10000000000ull, Q, eqds_pacer_max_burst(10000000000ull, Q), 0);
+	eqds_pacer_set_rate(&s, &cc, 1000000000ull, false, 1 * MS);
+	EXPECT_EQ(s.rate_bps, 1000000000ull);
+	EXPECT_EQ(cc.max_bps, 1000000000ull);
+	EXPECT_EQ(s.max_burst, 125000u);
+	EXPECT_EQ(s.last_ns, 1 * MS);		// accounted at the old rate first
+	// Reacting: the reaction's rate, which is at its ceiling here.
+	eqds_pacer_set_rate(&s, &cc, 2000000000ull, true, 2 * MS);
+	EXPECT_EQ(s.rate_bps, eqds_cc_rate(&cc));
+	EXPECT_EQ(s.rate_bps, 2000000000ull);
+}
+
+// Marked data lowers the pacer's rate; unmarked data raises it back.
+TEST(PacerRate, DataMarksMoveTheRate)
+{
+	struct eqds_sched s;
+	struct eqds_cc cc;
+	struct eqds_cc_params ccp;
+	u64 t = 0;
+
+	eqds_cc_default_params(&ccp);
+	eqds_cc_init(&cc, &ccp, 10000000000ull);
+	eqds_sched_init(&s, 10000000000ull, Q, BURST, 0);
+	for (int i = 0; i < 100; i++, t += 20 * US)
+		eqds_pacer_data(&s, &cc, 1500, true, t);
+	EXPECT_LT(s.rate_bps, 10000000000ull);
+	EXPECT_EQ(s.rate_bps, eqds_cc_rate(&cc));
+	u64 low = s.rate_bps;
+
+	for (int i = 0; i < 100; i++, t += 20 * US)
+		eqds_pacer_data(&s, &cc, 1500, false, t);
+	EXPECT_GT(s.rate_bps, low);
+	EXPECT_EQ(s.rate_bps, eqds_cc_rate(&cc));
+}
+
+TEST(PullGen, GrantNumbersSeveralAtOnce)
+{
+	struct eqds_pullgen g, h;
+
+	eqds_pullgen_init(&g, 64);
+	eqds_pullgen_init(&h, 64);
+	eqds_pullgen_demand(&g, 20);
+	eqds_pullgen_demand(&h, 20);
+	EXPECT_EQ(eqds_pullgen_grant(&g, 0), 0u);
+	EXPECT_EQ(eqds_pullgen_grant(&g, 8), 8u);
+	for (int i = 0; i < 8; i++)
+		eqds_pullgen_next(&h);
+	EXPECT_EQ(g.pull_no, h.pull_no);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 12u);
+	g.pull_no = 0xfffffffe;		// numbers wrap
+	EXPECT_EQ(eqds_pullgen_grant(&g, 3), 1u);
 }

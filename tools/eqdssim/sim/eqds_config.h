@@ -10,6 +10,7 @@
 #include <linux/eqds.h>
 
 #include "congestion.h"
+#include "grant.h"
 
 #include "event_queue.h"
 
@@ -20,19 +21,17 @@ struct EqdsConfig {
 	uint32_t window_pkts = EQDS_DEFAULT_WINDOW;	// credit window, packets
 	uint32_t queue_limit = EQDS_DEFAULT_QUEUE_LIMIT;	// per-destination queue
 	bool burst_mode = false;			// EQDS_MODE_BURST
-	uint64_t pull_rate_bps = 0;			// 0: 95% of the host link
+	uint64_t pull_rate_bps = 0;			// 0: the host link less headroom
+	uint32_t headroom = EQDS_DEFAULT_HEADROOM;	// percent
 	// The receiver's reaction to CE marks (core/congestion.h): off by
 	// default, as in the module (kmod/pull.c, module parameter core_cc).
 	bool cc = false;
 	struct eqds_cc_params cc_params = { EQDS_CC_INTERVAL_NS, EQDS_CC_G_SHIFT,
 					    EQDS_CC_AI_DIV, EQDS_CC_MIN_DIV };
 
-	// kmod/pull.h, kmod/pull.c
+	// kmod/pull.h; the timer floor is core/grant.h's, an option here
 	uint32_t quantum = 1536;			// EQDS_QUANTUM
-	SimTime pacer_min_interval = 10 * kUs;		// EQDS_PACER_MIN_NS
-	SimTime pacer_late = 1 * kMs;			// EQDS_PACER_LATE_NS
-	uint32_t grants_per_run = 16;			// EQDS_GRANTS_PER_RUN
-	uint32_t pull_rate_percent = 100 - EQDS_DEFAULT_HEADROOM;	// uapi default
+	SimTime pacer_min_interval = EQDS_PACER_MIN_NS;
 	// kmod/tx_tunnel.c, kmod/tunnel.h
 	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
 	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS

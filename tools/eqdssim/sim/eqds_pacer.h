@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-// A host's pull pacer: kmod/pull.c around the core's struct eqds_sched.
-// The timer runs no more often than every 10 us (the module's hrtimer
-// floor), computes the credit due from the time elapsed, and grants it over
-// the active sender list, at most 16 pulls per expiry.
+// A host's pull pacer: what kmod/pull.c does around the core
+// (core/grant.h): a timer that runs eqds_pacer_run() no more often than
+// the floor (10 us, the module's), and sends the PULLs it grants.
 #pragma once
 
 #include <cstdint>
 
 #include "congestion.h"
+#include "grant.h"
 #include "pacer.h"
 #include "timer.h"
 
@@ -19,7 +19,7 @@ class PullPacer {
 public:
 	explicit PullPacer(Host &host);
 
-	// Set the rate from the configuration or the link (pull.c's update_rate()).
+	// Set the rate from the configuration or the link (eqds_pacer_rate()).
 	void configure();
 	// A sender joined the list: make sure the pacer runs (eqds_pacer_kick()).
 	void kick();

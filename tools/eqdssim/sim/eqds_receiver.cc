@@ -32,11 +32,8 @@ ReceiverTunnel::~ReceiverTunnel()
 	eqds_sched_deactivate(&host_.pacer().sched(), &core_.rx.asl);
 }
 
-ReceiverTunnel *ReceiverTunnel::from_asl(struct eqds_asl_node *node)
+ReceiverTunnel *ReceiverTunnel::from_rx(struct eqds_rx *rx)
 {
-	auto *rx = reinterpret_cast<struct eqds_rx *>(reinterpret_cast<char *>(node) -
-						     offsetof(struct eqds_rx, asl));
-
 	return reinterpret_cast<RxCore *>(rx)->owner;
 }
 
@@ -216,21 +213,9 @@ bool ReceiverTunnel::fin_rcv(uint32_t epoch)
 	return true;
 }
 
-uint32_t ReceiverTunnel::pull_grant(uint32_t quanta)
+bool ReceiverTunnel::pull_pkt(const struct eqds_grant &g, uint16_t busy_us, struct eqds_pkt *pkt)
 {
-	u32 pull_no = core_.rx.pulls.pull_no;
-
-	while (quanta--)
-		pull_no = eqds_pullgen_next(&core_.rx.pulls);
-	return pull_no;
-}
-
-void ReceiverTunnel::fill_pull(struct eqds_pkt *pkt)
-{
-	pkt->ctrl.ack = core_.rx.rcv_nxt;
-	pkt->ctrl.sack = eqds_rx_sack(&core_.rx);
-	pkt->path_id = path_++;
-	core_.rx.since_ack = 0;
+	return eqds_grant_pull(&core_.rx, &g, host_.cfg().quantum, busy_us, &path_, pkt);
 }
 
 }  // namespace eqdssim

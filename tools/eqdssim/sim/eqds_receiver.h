@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "epoch.h"
+#include "grant.h"
 #include "rx.h"
 #include "rxq.h"
 #include "timer.h"
@@ -19,9 +20,8 @@ namespace eqdssim {
 class Host;
 class ReceiverTunnel;
 
-// The core state and a way back to its tunnel: the pacer hands out
-// eqds_asl_node pointers (as the module's container_of() walks back from
-// them), and offsetof() is only defined on standard-layout types.
+// The core state and a way back to its tunnel: the pacer's grants name
+// the struct eqds_rx (as the module's container_of() walks back from it).
 struct RxCore {
 	struct eqds_rx rx;	// first member: &core == &core.rx
 	ReceiverTunnel *owner;
@@ -39,12 +39,11 @@ public:
 	// A FIN for epoch: true if it disowned the epoch this tunnel follows
 	// (then the tunnel stops pulling for it and drops what it holds).
 	bool fin_rcv(uint32_t epoch);
-	// Number quanta more pulls (eqds_rxt_pull_grant); returns the last.
-	uint32_t pull_grant(uint32_t quanta);
-	// What a pull packet carries besides the pull (pull.c's send_pull).
-	void fill_pull(struct eqds_pkt *pkt);
+	// The PULL packet of the pacer's grant g (eqds_grant_pull()): false
+	// if the tunnel has left g's epoch since.
+	bool pull_pkt(const struct eqds_grant &g, uint16_t busy_us, struct eqds_pkt *pkt);
 
-	static ReceiverTunnel *from_asl(struct eqds_asl_node *node);
+	static ReceiverTunnel *from_rx(struct eqds_rx *rx);
 
 	uint32_t peer() const { return peer_; }
 	const struct eqds_rx &rx() const { return core_.rx; }
