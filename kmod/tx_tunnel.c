@@ -168,6 +168,27 @@ static void describe_heads(struct eqds_txt *t, struct eqds_txq_desc *heads)
 	}
 }
 
+/*
+ * The core's counts of waiting packets from our queues, after a mismatch:
+ * the tunnel goes on with what it really holds. Caller holds t->lock.
+ */
+static void resync(struct eqds_txt *t)
+{
+	u32 qlen[EQDS_NCLASSES];
+	struct sk_buff *skb;
+	u64 bytes = 0;
+	int c;
+
+	lockdep_assert_held(&t->lock);
+	for (c = 0; c < EQDS_NCLASSES; c++) {
+		qlen[c] = skb_queue_len(&t->queue[c]);
+		skb_queue_walk(&t->queue[c], skb)
+			bytes += eqds_cb(skb)->wire_bytes;
+	}
+	queued_total_add(t, (s64)bytes - (s64)t->q.queued_bytes);
+	eqds_txq_resync(&t->q, qlen, bytes);
+}
+
 /* A clone of the kept packet at st->slot, numbered as before. NULL: none made. */
 static struct sk_buff *pump_rtx(struct eqds_txt *t, struct eqds_txq_pump *p,
 				struct eqds_txq_step *st)
@@ -200,6 +221,7 @@ static struct sk_buff *pump_new(struct eqds_txt *t, struct eqds_txq_pump *p,
 	/* The core counted a packet the queue does not have: a bug. */
 	if (WARN_ON_ONCE(!skb)) {
 		eqds_txq_skip(&t->q, p, st);
+		resync(t);
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);

@@ -60,6 +60,12 @@ void eqds_txq_unqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes)
 	q->queued_bytes -= wire_bytes;
 }
 
+void eqds_txq_resync(struct eqds_txq *q, const u32 *qlen, u64 queued_bytes)
+{
+	memcpy(q->qlen, qlen, sizeof(q->qlen));
+	q->queued_bytes = queued_bytes;
+}
+
 /* Does the kept packet in slot start at seq? */
 static bool kept_at(const struct eqds_txq *q, u32 slot, u32 seq)
 {
@@ -111,8 +117,15 @@ static void add_rtx(struct eqds_txq *q, u32 seq)
 		q->rtx[q->nrtx++] = seq;
 }
 
-static void pop_rtx(struct eqds_txq *q)
+/*
+ * The step for seq is done (sent or given up): off the list, once. A step
+ * the glue finishes twice, or one a restart emptied the list under, finds
+ * another seq at the head, or none, and takes nothing.
+ */
+static void pop_rtx(struct eqds_txq *q, u32 seq)
 {
+	if (!q->nrtx || q->rtx[0] != seq)
+		return;
 	memmove(q->rtx, q->rtx + 1, --q->nrtx * sizeof(q->rtx[0]));
 }
 
@@ -143,7 +156,7 @@ static bool next_rtx(struct eqds_txq *q, struct eqds_txq_step *st)
 		const struct eqds_txq_desc *d;
 
 		if (slot == EQDS_TXQ_NONE) {
-			pop_rtx(q);	/* acknowledged meanwhile */
+			pop_rtx(q, q->rtx[0]);	/* acknowledged meanwhile */
 			continue;
 		}
 		d = &q->ring[slot];
@@ -225,7 +238,7 @@ void eqds_txq_commit(struct eqds_txq *q, struct eqds_txq_pump *p,
 	case EQDS_TXQ_RTX:
 		eqds_tx_send(&q->tx, st->wire_bytes, st->nsegs, true, p->now_ns, &seq);
 		st->flags |= EQDS_F_RTX;
-		pop_rtx(q);
+		pop_rtx(q, st->rtx_seq);
 		p->sent = true;
 		break;
 	case EQDS_TXQ_NEW:
@@ -250,7 +263,7 @@ void eqds_txq_skip(struct eqds_txq *q, struct eqds_txq_pump *p,
 		   const struct eqds_txq_step *st)
 {
 	if (st->kind == EQDS_TXQ_RTX)
-		pop_rtx(q);
+		pop_rtx(q, st->rtx_seq);
 	else if (st->kind == EQDS_TXQ_NEW)
 		p->stage = STAGE_END;
 }

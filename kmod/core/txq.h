@@ -147,6 +147,13 @@ bool eqds_txq_red_mark(const struct eqds_txq *q, u32 cls,
 void eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes);
 /* The glue lost one that the core counted as waiting (a bug it warns of). */
 void eqds_txq_unqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes);
+/*
+ * The glue found its queues and the core's counts apart (a bug it warns
+ * of): the core takes the glue's counts, qlen[] per class and their bytes,
+ * so the tunnel goes on instead of pumping a packet that is not there
+ * forever.
+ */
+void eqds_txq_resync(struct eqds_txq *q, const u32 *qlen, u64 queued_bytes);
 
 /* Packets waiting, all classes. */
 static inline u32 eqds_txq_len(const struct eqds_txq *q)
