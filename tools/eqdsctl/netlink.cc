@@ -4,6 +4,7 @@
 #include <linux/eqds.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
+#include <netlink/genl/family.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
@@ -164,16 +165,44 @@ Socket::Socket(const std::string &family) : family_(family)
 		timeval tv{kReplyTimeoutSec, 0};
 		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 
-		family_id_ = genl_ctrl_resolve(sk_, family.c_str());
-		if (family_id_ == -NLE_OBJ_NOTFOUND)
-			throw FamilyNotFound(family);
-		if (family_id_ < 0)
-			throw NetlinkError("cannot resolve generic netlink family '" + family +
-					   "': " + nl_error_string(family_id_), -family_id_);
+		resolve(family);
 	} catch (...) {
 		nl_socket_free(sk_);
 		throw;
 	}
+}
+
+// The family's id, and its version: one that differs numbers its attributes
+// otherwise (version 2 nested the classes), and would read a request's
+// attributes as others.
+void Socket::resolve(const std::string &family)
+{
+	struct nl_cache *cache = nullptr;
+	struct genl_family *f;
+	int err = genl_ctrl_alloc_cache(sk_, &cache);
+
+	if (err < 0)
+		throw NetlinkError("cannot list generic netlink families: " + nl_error_string(err),
+				   -err);
+	f = genl_ctrl_search_by_name(cache, family.c_str());
+	nl_cache_free(cache);
+	if (!f)
+		throw FamilyNotFound(family);
+	family_id_ = genl_family_get_id(f);
+	unsigned int version = genl_family_get_version(f);
+
+	genl_family_put(f);
+	check_family_version(version);
+}
+
+void check_family_version(unsigned int registered)
+{
+	if (registered != EQDS_GENL_VERSION)
+		throw NetlinkError("the loaded eqds module speaks netlink version " +
+				   std::to_string(registered) + ", this eqdsctl version " +
+				   std::to_string(EQDS_GENL_VERSION) +
+				   ": use the eqdsctl built with the module (or reload the module)",
+				   NLE_PROTO_MISMATCH);
 }
 
 Socket::~Socket()

@@ -111,6 +111,7 @@ public:
 		    const std::function<void()> &on_overrun);
 
 private:
+	void resolve(const std::string &family);
 	void exchange(Message &msg, std::vector<Reply> *replies,
 		      const std::function<void(const Reply &)> *each, std::string *warning);
 
@@ -118,6 +119,10 @@ private:
 	std::string family_;
 	int family_id_ = -1;
 };
+
+// Throws NetlinkError, naming both versions, unless the family was registered
+// with the version of the attributes this eqdsctl was built with.
+void check_family_version(unsigned int registered);
 
 // The NLMSGERR_ATTR_MSG string of an NLMSG_ERROR message of len bytes (the
 // whole message, header included), or "" if it carries none or is

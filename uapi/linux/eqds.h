@@ -8,7 +8,10 @@
  *
  * Family "eqds", version EQDS_GENL_VERSION. Everything is per network
  * namespace: a request acts on the instance of the namespace the netlink
- * socket lives in.
+ * socket lives in. The version changes with the numbering of the
+ * attributes (2: the sending classes became EQDS_A_CLASS nests); a tool
+ * checks the version the family was registered with (CTRL_ATTR_VERSION)
+ * before it sends anything, as eqdsctl does.
  *
  * EQDS_CMD_GET_INSTANCE (doit and dumpit)
  *   Reply: version, configuration and counters of the namespace's instance:
@@ -55,7 +58,7 @@
 #define _UAPI_LINUX_EQDS_H
 
 #define EQDS_GENL_NAME		"eqds"
-#define EQDS_GENL_VERSION	1
+#define EQDS_GENL_VERSION	2
 
 /* Defaults, also the module parameters' defaults. */
 #define EQDS_DEFAULT_PORT		6666

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-// The parts of netlink.cc that need no socket: reading the extended ack.
+// The parts of netlink.cc that need no socket: reading the extended ack,
+// the family version check.
 #include "netlink.h"
 
 #include "attr_builder.h"
 
 #include <gtest/gtest.h>
+#include <linux/eqds.h>
 #include <linux/netlink.h>
 
 #include <cerrno>
@@ -152,4 +154,22 @@ TEST(KernelErrorText, IncludesStrerrorAndExtack)
 	EXPECT_EQ(std::string(a.what()), std::string(strerror(EINVAL)) + ": window out of range");
 	KernelError b(EPERM, "");
 	EXPECT_EQ(std::string(b.what()), strerror(EPERM));
+}
+
+// A module of another release numbers the attributes otherwise: refused,
+// both versions named, as a kernel-side failure (exit status 2).
+TEST(FamilyVersion, OnlyTheBuiltVersionIsAccepted)
+{
+	EXPECT_NO_THROW(check_family_version(EQDS_GENL_VERSION));
+	try {
+		check_family_version(1);
+		FAIL() << "version 1 accepted";
+	} catch (const NetlinkError &e) {
+		std::string m = e.what();
+
+		EXPECT_NE(m.find("module speaks netlink version 1"), std::string::npos) << m;
+		EXPECT_NE(m.find("this eqdsctl version " + std::to_string(EQDS_GENL_VERSION)),
+			  std::string::npos) << m;
+	}
+	EXPECT_THROW(check_family_version(EQDS_GENL_VERSION + 1), NetlinkError);
 }
