@@ -10,6 +10,7 @@
 #include <linux/skbuff.h>
 #include <linux/eqds.h>
 #include "tunnel.h"
+#include "params.h"
 
 struct eqds_net;
 struct eqds_config;
@@ -24,10 +25,6 @@ struct eqds_tunnel_rate {
 	unsigned long slot;	/* jiffies at which the current slot began */
 	atomic_t used;		/* tunnels admitted in it */
 };
-
-/* Module parameters (main.c), read at every use. */
-extern unsigned int eqds_max_rx_tunnels;
-extern unsigned int eqds_tunnel_rate;
 
 /* Is the sender of a packet one of our configured peers (dests)? */
 bool eqds_peer_ok(const struct eqds_config *cfg, const struct eqds_addr *peer);

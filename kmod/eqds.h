@@ -9,11 +9,6 @@
 
 #define pr_fmt_eqds(fmt) KBUILD_MODNAME ": " fmt
 
-struct eqds_config;
-
-/* The configuration every new network namespace starts with (main.c). */
-const struct eqds_config *eqds_initial_config(void);
-
 struct sk_buff;
 
 /*

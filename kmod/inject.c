@@ -4,17 +4,12 @@
  * loads a module built with EQDS_TEST_INJECT=y with one of them switched on
  * and asserts that the kernel's checkers report it, which proves that stage
  * can fail (selftests/vm/debug-run.sh). Never built into a normal module:
- * the parameters below do not exist there.
+ * its parameter (params.c) does not exist there.
  */
 #include <linux/atomic.h>
-#include <linux/module.h>
 #include <linux/skbuff.h>
 #include "eqds.h"
-
-static unsigned int test_leak_skb;
-module_param(test_leak_skb, uint, 0644);
-MODULE_PARM_DESC(test_leak_skb,
-		 "TEST ONLY: leak a copy of each of the first N data packets received (kmemleak must report them)");
+#include "params.h"
 
 static atomic_t leaked = ATOMIC_INIT(0);
 
@@ -22,8 +17,8 @@ void eqds_test_inject_rx(const struct sk_buff *skb)
 {
 	struct sk_buff *copy;
 
-	if (atomic_read(&leaked) >= READ_ONCE(test_leak_skb) ||
-	    atomic_inc_return(&leaked) > READ_ONCE(test_leak_skb))
+	if (atomic_read(&leaked) >= READ_ONCE(eqds_test_leak_skb) ||
+	    atomic_inc_return(&leaked) > READ_ONCE(eqds_test_leak_skb))
 		return;
 	/* A copy that holds no reference to anything but its own memory. */
 	copy = alloc_skb(skb_headlen(skb), GFP_ATOMIC);

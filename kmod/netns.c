@@ -11,6 +11,7 @@
 #include "socket.h"
 #include "tunnels.h"
 #include "pull.h"
+#include "params.h"
 #include "deliver.h"
 #include "policy.h"
 #include "events.h"

@@ -111,17 +111,6 @@ static u64 link_rate_bps(struct eqds_net *en)
 	return mbit * 1000000;
 }
 
-/*
- * The receiver's reaction to core congestion (core/congestion.h; eqds.rst,
- * "Core congestion"), for every namespace when the module is loaded with
- * core_cc=1: CE marks on arriving data lower the pull rate, DCTCP-like, down
- * to 1/64 of the rate below. Off by default: it takes sched_lock for every
- * data packet, and it has run in the simulator, not yet in the selftests.
- */
-bool eqds_core_cc;
-module_param_named(core_cc, eqds_core_cc, bool, 0444);
-MODULE_PARM_DESC(core_cc, "Lower the pull rate on CE-marked data (core congestion); default off");
-
 void __eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce)
 {
 	spin_lock_bh(&en->sched_lock);

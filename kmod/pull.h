@@ -2,6 +2,8 @@
 #ifndef _EQDS_PULL_H
 #define _EQDS_PULL_H
 
+#include "params.h"
+
 struct eqds_net;
 
 /* Credit per pull quantum, in bytes on the wire (a 1500-byte MTU's packet). */
@@ -11,8 +13,6 @@ void eqds_pull_init(struct eqds_net *en);
 void eqds_pull_stop(struct eqds_net *en);
 void eqds_pacer_kick(struct eqds_net *en);
 void eqds_pull_config_changed(struct eqds_net *en);
-/* Module parameter core_cc (pull.c): react to core congestion. */
-extern bool eqds_core_cc;
 void __eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce);
 
 /*

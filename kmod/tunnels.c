@@ -77,18 +77,6 @@ static int id_reserve(struct xarray *ids, u32 *next, u32 *id)
 	return err < 0 ? err : 0;
 }
 
-/*
- * Test only (selftests/test_lifetimes.sh, Documentation/testing.rst): every
- * new tunnel is removed, as the reaper removes a tunnel it finds idle, right
- * after its publication in the hash table and before the rest of its
- * creation, the moment the reaper may take it in any real run. Off outside
- * tests: while on, no tunnel survives its creation.
- */
-static bool test_reap_new_tunnels;
-module_param(test_reap_new_tunnels, bool, 0644);
-MODULE_PARM_DESC(test_reap_new_tunnels,
-		 "Test only: reap every new tunnel right after its publication (default off)");
-
 static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long timeout);
 static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long idle);
 
@@ -164,7 +152,7 @@ struct eqds_txt *eqds_txt_get(struct eqds_net *en, const struct eqds_addr *peer,
 		atomic_dec(&en->ntunnels);
 		return IS_ERR(old) ? NULL : old;
 	}
-	if (unlikely(READ_ONCE(test_reap_new_tunnels)))
+	if (unlikely(READ_ONCE(eqds_test_reap_new_tunnels)))
 		txt_remove(en, t, 0);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
@@ -213,7 +201,7 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
 		atomic_dec(&en->ntunnels);
 		return IS_ERR(old) ? NULL : old;
 	}
-	if (unlikely(READ_ONCE(test_reap_new_tunnels)))
+	if (unlikely(READ_ONCE(eqds_test_reap_new_tunnels)))
 		rxt_remove(en, t, 0);
 	eqds_count(en, EQDS_STATS_A_TUNNELS_CREATED);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, 1);
@@ -296,8 +284,6 @@ static bool txt_remove(struct eqds_net *en, struct eqds_txt *t, unsigned long ti
  * and by netlink, which only need a recent view; removal decides again
  * under the lock.
  */
-unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
-
 bool eqds_rxt_half_open(const struct eqds_rxt *t)
 {
 	return eqds_epoch_half_open(READ_ONCE(t->guard.answered), READ_ONCE(t->rx.epoch),

@@ -6,28 +6,9 @@
 #define _EQDS_TUNNELS_H
 
 #include "tunnel.h"
+#include "params.h"
 
 struct eqds_config;
-
-/* Most tunnels (each way) one namespace may hold. */
-#define EQDS_MAX_TUNNELS	65536
-/* New receiving tunnels per second and namespace, by default. */
-#define EQDS_DEFAULT_TUNNEL_RATE	10000
-/* How long a half-open receiving tunnel lives, by default (tunnels.c). */
-#define EQDS_HALF_OPEN_MS	1000
-
-/*
- * Module parameters (main.c), read at every use: the most sending tunnels
- * one namespace may hold (receiving ones: max_rx_tunnels, admit.h), and
- * the host's bound on the bytes queued in all namespaces' sending tunnels
- * together (KiB, 0: none), which no namespace can raise (tx_tunnel.c).
- */
-extern unsigned int eqds_max_tx_tunnels;
-#define EQDS_HOST_QUEUED_LIMIT_KB	1048576
-extern unsigned int eqds_host_queued_limit_kb;
-
-/* Module parameter half_open_ms (main.c), read at every use. */
-extern unsigned int eqds_half_open_ms;
 
 struct eqds_txt *eqds_txt_lookup(struct eqds_net *en, const struct eqds_addr *peer);
 /*

@@ -47,8 +47,6 @@
 #define EQDS_QUANTUM_GUESS	1536
 #define EQDS_RTO_MIN_NS		(10 * NSEC_PER_MSEC)
 
-unsigned int eqds_max_tx_tunnels = EQDS_MAX_TUNNELS;
-unsigned int eqds_host_queued_limit_kb = EQDS_HOST_QUEUED_LIMIT_KB;
 static atomic64_t eqds_host_queued_bytes = ATOMIC64_INIT(0);
 
 static u64 now_ns(void)

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every module parameter of eqds, and the configuration each new network
+ * namespace starts with (Documentation/eqds.rst, "Module parameters").
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include "config.h"
+#include "params.h"
+
+static char *dests = "";
+module_param(dests, charp, 0444);
+MODULE_PARM_DESC(dests, "EQDS destination prefixes, comma separated (IPv4/IPv6 CIDR); empty captures nothing");
+
+static ushort port = EQDS_DEFAULT_PORT;
+module_param(port, ushort, 0444);
+MODULE_PARM_DESC(port, "UDP port EQDS listens on and sends to (default "
+		 __stringify(EQDS_DEFAULT_PORT) ")");
+
+static uint pull_rate;
+module_param(pull_rate, uint, 0444);
+MODULE_PARM_DESC(pull_rate, "Receiver pull rate in Mbit/s; 0 (default) = the ingress device's speed");
+
+unsigned int eqds_max_rx_tunnels = EQDS_MAX_TUNNELS;
+module_param_named(max_rx_tunnels, eqds_max_rx_tunnels, uint, 0644);
+MODULE_PARM_DESC(max_rx_tunnels, "Most receiving tunnels per namespace (default "
+		 __stringify(EQDS_MAX_TUNNELS) ")");
+
+unsigned int eqds_max_tx_tunnels = EQDS_MAX_TUNNELS;
+module_param_named(max_tx_tunnels, eqds_max_tx_tunnels, uint, 0644);
+MODULE_PARM_DESC(max_tx_tunnels, "Most sending tunnels per namespace (default "
+		 __stringify(EQDS_MAX_TUNNELS) ")");
+
+unsigned int eqds_host_queued_limit_kb = EQDS_HOST_QUEUED_LIMIT_KB;
+module_param_named(host_queued_limit_kb, eqds_host_queued_limit_kb, uint, 0644);
+MODULE_PARM_DESC(host_queued_limit_kb, "Most KiB queued in the sending tunnels of all namespaces together; 0 = no bound (default "
+		 __stringify(EQDS_HOST_QUEUED_LIMIT_KB) ")");
+
+unsigned int eqds_tunnel_rate = EQDS_DEFAULT_TUNNEL_RATE;
+module_param_named(tunnel_rate, eqds_tunnel_rate, uint, 0644);
+MODULE_PARM_DESC(tunnel_rate, "Most new receiving tunnels per second per namespace (default "
+		 __stringify(EQDS_DEFAULT_TUNNEL_RATE) ")");
+
+unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
+module_param_named(half_open_ms, eqds_half_open_ms, uint, 0644);
+MODULE_PARM_DESC(half_open_ms, "Lifetime in ms of a half-open receiving tunnel (default "
+		 __stringify(EQDS_HALF_OPEN_MS) ")");
+
+/*
+ * The receiver's reaction to core congestion (core/congestion.h; eqds.rst,
+ * "Core congestion"), for every namespace when the module is loaded with
+ * core_cc=1: CE marks on arriving data lower the pull rate, DCTCP-like, down
+ * to 1/64 of the rate below. Off by default: it takes sched_lock for every
+ * data packet, and it has run in the simulator, not yet in the selftests.
+ */
+bool eqds_core_cc;
+module_param_named(core_cc, eqds_core_cc, bool, 0444);
+MODULE_PARM_DESC(core_cc, "Lower the pull rate on CE-marked data (core congestion); default off");
+
+/*
+ * Test only (selftests/test_lifetimes.sh, Documentation/testing.rst): every
+ * new tunnel is removed, as the reaper removes a tunnel it finds idle, right
+ * after its publication in the hash table and before the rest of its
+ * creation, the moment the reaper may take it in any real run. Off outside
+ * tests: while on, no tunnel survives its creation.
+ */
+bool eqds_test_reap_new_tunnels;
+module_param_named(test_reap_new_tunnels, eqds_test_reap_new_tunnels, bool, 0644);
+MODULE_PARM_DESC(test_reap_new_tunnels,
+		 "Test only: reap every new tunnel right after its publication (default off)");
+
+#ifdef EQDS_TEST_INJECT
+unsigned int eqds_test_leak_skb;
+module_param_named(test_leak_skb, eqds_test_leak_skb, uint, 0644);
+MODULE_PARM_DESC(test_leak_skb,
+		 "TEST ONLY: leak a copy of each of the first N data packets received (kmemleak must report them)");
+#endif
+
+static struct eqds_config initial_config;
+
+const struct eqds_config *eqds_initial_config(void)
+{
+	return &initial_config;
+}
+
+int __init eqds_params_parse(void)
+{
+	int err;
+
+	eqds_config_set_defaults(&initial_config);
+	if (!port) {
+		pr_err("port must not be 0\n");
+		return -EINVAL;
+	}
+	initial_config.port = port;
+	initial_config.pull_rate_mbit = pull_rate;
+	err = eqds_dests_parse(dests, &initial_config);
+	if (err)
+		pr_err("invalid dests '%s': expected PREFIX[,PREFIX...] with at most %d entries\n",
+		       dests, EQDS_MAX_DESTS);
+	return err;
+}
