@@ -7,9 +7,13 @@
  *
  * The caller (kmod/rx_tunnel.c, the simulator, the loop test) holds the
  * tunnel's lock across the calls, keeps the packets and applies a plan
- * (struct eqds_rxq_plan) once it has dropped the lock: it sends the
- * acknowledgment and the NACKs the plan holds and arms its timer for
- * plan.timer_ns. A packet held ahead of a hole is the caller's to keep in a
+ * (struct eqds_rxq_plan) in two parts. Still under the lock it keeps
+ * plan.path as the tunnel's next path id and arms its timer for
+ * plan.timer_ns: after the unlock, the path id could overwrite one taken
+ * meanwhile (a PULL's), and the timer could be armed on a tunnel whose
+ * removal has already cancelled it. Once it has dropped the lock, it sends
+ * the acknowledgment and the NACKs the plan holds. A packet held ahead of
+ * a hole is the caller's to keep in a
  * ring of EQDS_RX_AHEAD entries at eqds_rx_held_slot() of its first seq;
  * eqds_rxq_release() names the seq whose packet goes up next.
  *
@@ -61,11 +65,11 @@ struct eqds_rxq_ctrl {
 };
 
 /*
- * What to do once the lock is dropped: an acknowledgment (send; it may carry
- * the first NACK) and NACKs of further holes, which acknowledge nothing; all
- * for epoch. Path ids are handed out from path on: the caller starts the
- * plan with its tunnel's next path id (eqds_rxq_plan_init()) and keeps
- * plan.path as the next one afterwards.
+ * What to send once the lock is dropped: an acknowledgment (send; it may
+ * carry the first NACK) and NACKs of further holes, which acknowledge
+ * nothing; all for epoch. Path ids are handed out from path on: the caller
+ * starts the plan with its tunnel's next path id (eqds_rxq_plan_init()) and
+ * keeps plan.path as the next one before it unlocks.
  */
 struct eqds_rxq_plan {
 	u32 epoch;
