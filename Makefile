@@ -64,6 +64,12 @@ bench: module $(BUILD)/CMakeCache.txt
 	fi; \
 	exit $$rc
 
+# Where the CPU goes: one flow natively and over EQDS under perf record in
+# one VM boot; symbol tables, call chains and profile.md in $(BUILD)/profile.
+profile: module $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target eqdsctl -j$(JOBS)
+	selftests/vm/run-vm.sh -o $(BUILD)/profile -t 900 -- scripts/profile.sh
+
 # The paper's scenarios on emulated hosts, natively and over EQDS, in one VM
 # boot (Documentation/evaluation/emulation.md). Progress on the console;
 # the records, summary, report (Markdown, CSV, JSON) and plots in
@@ -123,4 +129,4 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps host-deps module tools check unit fuzz static vmtest demo bench eval eval-smoke sim-eval install dkms-install deb debug-kernel clean
+.PHONY: all deps host-deps module tools check unit fuzz static vmtest demo bench profile eval eval-smoke sim-eval install dkms-install deb debug-kernel clean
