@@ -2,6 +2,12 @@
 // Usage and help texts, whole or per subcommand (args.h).
 #include "args.h"
 
+#include <linux/eqds.h>
+
+// A uapi limit in a help text: the number as the header states it.
+#define S_(x) #x
+#define S(x) S_(x)
+
 namespace eqdsctl {
 
 namespace {
@@ -26,22 +32,22 @@ const Section kSections[] = {
 	 "            [ll-tc-priority PRIO] [ll-priority PRIO|none]\n"
 	 "            [ll-mark MARK[/MASK]|none]\n",
 	 "set (needs CAP_NET_ADMIN; only the given settings change):\n"
-	 "  port N                UDP port, 1..65535\n"
+	 "  port N                UDP port, " S(EQDS_PORT_MIN) "..65535\n"
 	 "  dests LIST|none       comma-separated IPv4/IPv6 prefixes (ADDR[/LEN], host bits\n"
-	 "                        cleared), at most 64; replaces the whole list\n"
+	 "                        cleared), at most " S(EQDS_MAX_DESTS) "; replaces the whole list\n"
 	 "  pull-rate RATE|auto   receiver pull rate; auto (or 0) = link speed\n"
-	 "  headroom PCT          with pull-rate auto: percent of the link not pulled, 0..50\n"
+	 "  headroom PCT          with pull-rate auto: percent of the link not pulled, 0.." S(EQDS_HEADROOM_MAX) "\n"
 	 "  mode rts|burst        start tunnels with a request-to-send or a window burst\n"
-	 "  window N              credit window, packets, 1..65535\n"
-	 "  queue-limit N         per-destination queue, packets, 1..65535\n"
-	 "  idle-timeout MS       tunnel idle timeout, ms, 100..3600000\n"
-	 "  queued-limit KB|none  KiB queued in all tunnels together (tail drop), 0..4194304\n"
+	 "  window N              credit window, packets, " S(EQDS_WINDOW_MIN) ".." S(EQDS_WINDOW_MAX) "\n"
+	 "  queue-limit N         per-destination queue, packets, " S(EQDS_QUEUE_LIMIT_MIN) ".." S(EQDS_QUEUE_LIMIT_MAX) "\n"
+	 "  idle-timeout MS       tunnel idle timeout, ms, " S(EQDS_IDLE_TIMEOUT_MIN) ".." S(EQDS_IDLE_TIMEOUT_MAX) "\n"
+	 "  queued-limit KB|none  KiB queued in all tunnels together (tail drop), 0.." S(EQDS_QUEUED_LIMIT_KB_MAX) "\n"
 	 "sending EQIF classes: tcp (TCP-compatible, the default) and ll (low latency,\n"
 	 "served first); queue-limit above is the tcp class's:\n"
 	 "  tcp-ecn-min N|auto    CE marks from this queue length on (auto: half the limit)\n"
 	 "  tcp-ecn-max N|auto    ... certainly from this one (auto: = min, a step)\n"
 	 "  tcp-tc-priority PRIO  skb->priority of its encapsulated packets (N or MAJ:MIN)\n"
-	 "  ll-queue-limit N      low-latency queue per destination, packets, 1..65535\n"
+	 "  ll-queue-limit N      low-latency queue per destination, packets, " S(EQDS_QUEUE_LIMIT_MIN) ".." S(EQDS_QUEUE_LIMIT_MAX) "\n"
 	 "  ll-ecn-min, ll-ecn-max, ll-tc-priority  as for tcp\n"
 	 "  ll-priority PRIO|none packets of this skb->priority go to ll (SO_PRIORITY)\n"
 	 "  ll-mark MARK[/MASK]|none  packets with this fwmark go to ll\n"},
@@ -64,7 +70,7 @@ const Section kSections[] = {
 	 "  show                  the rules, and the host's bound if there is one\n"
 	 "  add PREFIX [weight N] [prio P] [rate RATE]\n"
 	 "                        add PREFIX's rule (fails if it has one): weight\n"
-	 "                        1..100 (share among its level), prio 0..3 (strict, 0\n"
+	 "                        1.." S(EQDS_WEIGHT_MAX) " (share among its level), prio 0.." S(EQDS_PRIO_MAX) " (strict, 0\n"
 	 "                        the highest; default 1), rate: cap per sender (none)\n"
 	 "  change PREFIX ...     replace PREFIX's rule (fails if it has none)\n"
 	 "  replace PREFIX ...    add or replace PREFIX's rule\n"

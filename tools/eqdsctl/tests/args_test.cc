@@ -245,3 +245,20 @@ TEST(Args, Headroom)
 	EXPECT_THROW(parse_args({"set", "headroom", "5.5"}), UsageError);
 	EXPECT_THROW(parse_args({"set", "headroom"}), UsageError);
 }
+
+// The ranges the help states are the uapi header's, the ones parse_args()
+// and the kernel enforce: stated once.
+TEST(Args, HelpStatesTheUapiRanges)
+{
+	auto range = [](long lo, long hi) { return std::to_string(lo) + ".." + std::to_string(hi); };
+	std::string set = help_text(Topic::Set), pol = help_text(Topic::Policy);
+
+	for (const std::string &r :
+	     {range(EQDS_WINDOW_MIN, EQDS_WINDOW_MAX), range(EQDS_QUEUE_LIMIT_MIN, EQDS_QUEUE_LIMIT_MAX),
+	      range(EQDS_IDLE_TIMEOUT_MIN, EQDS_IDLE_TIMEOUT_MAX), range(0, EQDS_HEADROOM_MAX),
+	      range(0, EQDS_QUEUED_LIMIT_KB_MAX), range(EQDS_PORT_MIN, 65535),
+	      "at most " + std::to_string(EQDS_MAX_DESTS)})
+		EXPECT_NE(set.find(r), std::string::npos) << r;
+	EXPECT_NE(pol.find(range(1, EQDS_WEIGHT_MAX)), std::string::npos);
+	EXPECT_NE(pol.find(range(0, EQDS_PRIO_MAX)), std::string::npos);
+}
