@@ -42,22 +42,48 @@ overlay() {
 	ip -n h2 link set "$name" up
 }
 
-# over NAME DESC ADDR: a transfer over the overlay; what TCP and the stack
-# saw of it (retransmissions, bad checksums) is printed.
+# mangled NS: what a host's stack and EQDS threw away as damaged (IP header,
+# TCP and UDP checksums, EQDS headers and inner packets it could not parse).
+mangled() {
+	local c n=0
+	for c in IpInHdrErrors IpExtInCsumErrors IpExtInTruncatedPkts TcpInCsumErrors \
+		UdpInCsumErrors Udp6InCsumErrors Ip6InHdrErrors Ip6InTruncatedPkts; do
+		n=$((n + $(nstat_get "$1" "$c")))
+	done
+	for c in drop_decode drop_inner drop_segs; do
+		n=$((n + $(stat "$1" "$c") + 0))
+	done
+	echo "$n"
+}
+
+# over NAME DESC ADDR: a transfer over the overlay arrives whole and nothing on
+# the way was damaged. A GSO packet that EQDS splits with the wrong headers
+# or checksums is thrown away on the way, and TCP resends it: before
+# f17cd86, 1196 to 1467 of the 5800 segments of 8 MiB. TCP also resends
+# what EQDS's queue tail-dropped at the sender (counted): a tunnel's GSO
+# packet is split before it is queued, so the queue's 100 packets fill
+# sooner than with plain TCP, and under emulation how often follows the
+# host's load (0 to 486 drops for the same transfer). What TCP resent
+# beyond those drops stays under 10%, and nothing was counted as damaged
+# where the receiver's stack or EQDS looks (checksums, headers,
+# undecodable). The holes the receiver gave up on are printed beside them.
 over() {
-	local r0 c0
+	local r0 m0 q0 s0 r q sk
 	r0=$(nstat_get h1 TcpRetransSegs)
-	c0=$(($(nstat_get h2 TcpInCsumErrors) + $(nstat_get h2 UdpInCsumErrors)))
+	m0=$(mangled h2)
+	q0=$(($(stat h1 drop_queue_full) + 0))
+	s0=$(($(stat h2 reorder_skipped) + 0))
 	xfer "$1" h2 "$2" h1 $((8 << 20))
-	r0=$(($(nstat_get h1 TcpRetransSegs) - r0))
-	echo "$1: TCP retransmitted $r0 segments," \
-		"$(($(nstat_get h2 TcpInCsumErrors) + $(nstat_get h2 UdpInCsumErrors) - c0))" \
-		"checksum errors at the receiver"
+	r=$(($(nstat_get h1 TcpRetransSegs) - r0))
+	q=$(($(stat h1 drop_queue_full) + 0 - q0))
+	sk=$(($(stat h2 reorder_skipped) + 0 - s0))
+	echo "$1: TCP retransmitted $r segments; EQDS tail-dropped $q packets at the" \
+		"sender, gave up on $sk holes at the receiver"
 	eqds_stats h2
-	# The link loses nothing: what TCP resends is what EQDS's queue
-	# dropped (tail drop, about 1% here) or what arrived mangled. 8 MiB
-	# is about 5800 segments; mangled GSO packets cost TCP a quarter.
-	check "$1: TCP resent under 10% ($r0 segments)" test "$r0" -lt 580
+	check "$1: TCP resent under 10% beyond EQDS's tail drops ($r - $q segments)" \
+		test $((r - q)) -lt 580
+	expect_eq "$1: nothing counted as damaged (checksums, headers, undecodable)" \
+		0 $(($(mangled h2) - m0))
 }
 
 tx0=$(stat h1 tx_packets)
