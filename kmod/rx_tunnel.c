@@ -305,12 +305,14 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		consume_skb(skb);	/* RTS: demand only */
 	} else {
 		/*
-		 * The ring is allocated by the first packet that may be held:
-		 * a tunnel whose packets all come in order (a half-open one,
-		 * one SYN) never has one. One page on 4 KiB-page machines, no
-		 * high-order atomic allocation.
+		 * The ring is allocated by the first packet that may be held
+		 * (ahead of a hole, within the window). A tunnel whose packets
+		 * come in order, or as duplicates, late or beyond the window
+		 * (a spoofed SYN's, mostly), has none, and such packets are
+		 * answered even when memory is short. One page on 4 KiB-page
+		 * machines, no high-order atomic allocation.
 		 */
-		if (unlikely(!t->held) && seq != t->rx.rcv_nxt) {
+		if (unlikely(!t->held) && eqds_rxq_may_hold(&t->rx, seq, nsegs)) {
 			t->held = kcalloc(EQDS_RX_AHEAD, sizeof(*t->held), GFP_ATOMIC);
 			if (!t->held) {
 				t->counters.drops++;

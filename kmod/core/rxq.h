@@ -20,6 +20,7 @@
  * Per event, in this order:
  *   data:   eqds_rxq_admit() (eqds_rxq_begin() after a reset for
  *           EQDS_RXQ_BEGIN), eqds_rxq_demand(), and for a packet with data
+ *           (eqds_rxq_may_hold() if the ring is yet to be allocated)
  *           eqds_rxq_data(), eqds_rxq_release() until false, eqds_rxq_done();
  *   timer:  eqds_rxq_release() until false, eqds_rxq_done().
  */
@@ -105,6 +106,18 @@ u32 eqds_rxq_plan_nacks(const struct eqds_rxq_plan *p);
 static inline u32 eqds_rx_held_slot(u32 seq)
 {
 	return seq & (EQDS_RX_AHEAD - 1);
+}
+
+/*
+ * Whether eqds_rxq_data() could ask the caller to keep a packet covering
+ * nsegs seqs from seq: one ahead of a hole, within the reorder window, on
+ * seqs nothing holds. The caller needs its ring only then, so it may
+ * allocate the ring late: a duplicate, a late packet or one beyond the
+ * window is answered (re-acknowledged, delivered, dropped) without one.
+ */
+static inline bool eqds_rxq_may_hold(const struct eqds_rx *rx, u32 seq, u32 nsegs)
+{
+	return eqds_rx_classify(rx, seq, nsegs) == EQDS_RX_HOLD;
 }
 
 enum eqds_rxq_admit {
