@@ -122,6 +122,25 @@ static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 }
 
 /*
+ * Keep skb, held by the core, at its first seq's slot. The core holds one
+ * packet per slot and releases each before the slot is reused (fuzz_rxq
+ * checks it), so the slot is empty; should a core bug leave a packet
+ * there, it is dropped and counted rather than leaked.
+ */
+static void keep_held(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
+{
+	struct sk_buff **slot = &t->held[eqds_rx_held_slot(seq)];
+
+	lockdep_assert_held(&t->lock);
+	if (WARN_ON_ONCE(*slot)) {
+		t->counters.drops++;
+		eqds_rx_drop(t->en, *slot, EQDS_STATS_A_DROP_WINDOW, &t->peer);
+	}
+	eqds_cb(skb)->seq = seq;
+	*slot = skb;
+}
+
+/*
  * The plan's effects under the lock: counters, the next path id, the
  * timer. What it sends goes after the unlock (send_acks()).
  */
@@ -335,8 +354,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			break;
 		case EQDS_RX_HOLD:
 			eqds_count(en, EQDS_STATS_A_REORDER_HELD);
-			eqds_cb(skb)->seq = seq;
-			t->held[eqds_rx_held_slot(seq)] = skb;
+			keep_held(t, skb, seq);
 			break;
 		case EQDS_RX_DUP:
 			t->counters.drops++;
