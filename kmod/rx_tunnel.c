@@ -381,11 +381,17 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 	struct eqds_rxt *t = container_of(timer, struct eqds_rxt, timer);
 	struct eqds_rxq_plan plan;
 	struct sk_buff_head out;
-	u64 now = now_ns();
+	u64 now;
 
 	__skb_queue_head_init(&out);
 	rcu_read_lock();
 	spin_lock_bh(&t->lock);
+	/*
+	 * Read under the lock: an arrival that held it meanwhile may have
+	 * moved the hole's wait to a later time, and a time before that
+	 * releases nothing and re-arms for a deadline already past.
+	 */
+	now = now_ns();
 	eqds_rxq_plan_init(&plan, t->path);
 	if (!t->dead) {
 		release(t, now, &out, &plan);
