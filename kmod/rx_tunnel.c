@@ -70,12 +70,9 @@ static void send_acks(struct eqds_rxt *t, const struct eqds_rxq_plan *p)
 static void send_rst(struct eqds_net *en, const struct eqds_addr *local,
 		     const struct eqds_addr *peer, u32 epoch)
 {
-	struct eqds_pkt pkt = {};
+	struct eqds_pkt pkt;
 
-	pkt.type = EQDS_TYPE_CTRL;
-	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = EQDS_F_RST;
-	pkt.epoch = epoch;
+	eqds_rxq_rst_pkt(epoch, &pkt);
 	if (eqds_xmit_ctrl(en, local, peer, &pkt) == 0)
 		eqds_count(en, EQDS_STATS_A_RSTS_SENT);
 }
@@ -146,13 +143,14 @@ static void keep_held(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
  */
 static void plan_commit(struct eqds_rxt *t, const struct eqds_rxq_plan *p)
 {
+	u64 skipped = 0, when;
+
 	lockdep_assert_held(&t->lock);
-	t->path = p->path;
-	t->counters.nacks += eqds_rxq_plan_nacks(p);
-	if (p->skipped)
-		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED, p->skipped);
-	if (p->timer_ns)
-		arm_timer(t, p->timer_ns);
+	when = eqds_rxq_commit(p, &t->path, &t->counters.nacks, &skipped);
+	if (skipped)
+		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED, skipped);
+	if (when)
+		arm_timer(t, when);
 }
 
 /*

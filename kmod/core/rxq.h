@@ -99,8 +99,23 @@ static inline void eqds_rxq_plan_init(struct eqds_rxq_plan *p, u8 path)
  */
 void eqds_rxq_ctrl_pkt(const struct eqds_rxq_ctrl *m, u32 epoch, struct eqds_pkt *pkt);
 
+/*
+ * The RST for data of an epoch the receiver holds no state for
+ * (EQDS_RXQ_RST, or no tunnel at all): the sender restarts.
+ */
+void eqds_rxq_rst_pkt(u32 epoch, struct eqds_pkt *pkt);
+
 /* The NACKs in a plan (the acknowledgment may be one). */
 u32 eqds_rxq_plan_nacks(const struct eqds_rxq_plan *p);
+
+/*
+ * The part of plan p its tunnel keeps under the lock: *path becomes the
+ * tunnel's next path id, and the tunnel's counters grow by the NACKs the
+ * plan sends (*nacks) and the seqs its releases gave up on (*skipped);
+ * either may be NULL, not counted. Returns when the tunnel's timer must
+ * fire (0: no need), to arm before the unlock.
+ */
+u64 eqds_rxq_commit(const struct eqds_rxq_plan *p, u8 *path, u64 *nacks, u64 *skipped);
 
 /* The slot of a held packet's first seq in the caller's packet ring. */
 static inline u32 eqds_rx_held_slot(u32 seq)

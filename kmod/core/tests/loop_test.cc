@@ -102,6 +102,8 @@ struct tunnel {
 	u8 path = 0;
 	u64 timer_at = 0;		// 0: not armed
 	u64 pulled_bytes = 0;
+	u64 nacks = 0, skipped = 0;	// the plans' counts (eqds_rxq_commit())
+	u64 gave_up = 0;		// seqs the releases skipped, counted here
 };
 
 struct sim {
@@ -334,31 +336,22 @@ struct sim {
 	void apply(u32 s, const struct eqds_rxq_plan &pl)
 	{
 		tunnel &t = rx[s];
+		u64 when = eqds_rxq_commit(&pl, &t.path, &t.nacks, &t.skipped);
 
-		t.path = pl.path;
-		if (pl.timer_ns && (!t.timer_at || pl.timer_ns < t.timer_at))
-			t.timer_at = pl.timer_ns;
+		ASSERT_EQ(t.skipped, t.gave_up);
+		if (when && (!t.timer_at || when < t.timer_at))
+			t.timer_at = when;
 		if (pl.send)
 			send_ctrl(s, pl.epoch, pl.ack);
 		for (u32 i = 0; i < pl.nnacks; i++)
 			send_ctrl(s, pl.epoch, pl.nack[i]);
 	}
 
-	void ctrl_to(u32 s, u32 epoch, u8 flags)
+	void send_rst(u32 s, u32 epoch)
 	{
 		struct eqds_pkt pkt;
-		tunnel &t = rx[s];
 
-		memset(&pkt, 0, sizeof(pkt));
-		pkt.type = EQDS_TYPE_CTRL;
-		pkt.flags = flags;
-		pkt.epoch = epoch;
-		if (flags & EQDS_F_ACK) {
-			pkt.ctrl.ack = t.rx.rcv_nxt;
-			pkt.ctrl.sack = eqds_rx_sack(&t.rx);
-			if (pkt.ctrl.sack)
-				pkt.flags |= EQDS_F_SACK;
-		}
+		eqds_rxq_rst_pkt(epoch, &pkt);
 		emit(s, false, pkt, 0);
 	}
 
@@ -393,8 +386,10 @@ struct sim {
 
 			if (!eqds_rxq_release(&t.rx, &cfg, now, pl, &seq))
 				break;
-			for (u32 g = from; g != seq; g++)
+			for (u32 g = from; g != seq; g++) {
 				given_up[s].insert(g);
+				t.gave_up++;
+			}
 			tunnel::held_slot &h = t.held[eqds_rx_held_slot(seq)];
 
 			ASSERT_TRUE(h.used);
@@ -423,7 +418,7 @@ struct sim {
 			break;
 		case EQDS_RXQ_RST:
 			// Unknown tunnel: the sender must restart.
-			ctrl_to(s, pkt.epoch, EQDS_F_RST);
+			send_rst(s, pkt.epoch);
 			return;
 		default:
 			apply(s, pl);
@@ -659,6 +654,7 @@ TEST(Loop, LossyReorderingNetwork)
 			EXPECT_GT(tx.stats.nacks + tx.stats.timeouts, 0u);
 			EXPECT_GT(rx.stats.held, 0u);		// it did reorder
 			EXPECT_GT(rx.stats.dups, 0u);
+			EXPECT_GT(s.rx[i].nacks, 0u);		// holes were NACKed
 			EXPECT_FALSE(rx.asl.queued);
 		}
 		EXPECT_EQ(s.sched.active, 0u);
