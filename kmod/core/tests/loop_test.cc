@@ -8,7 +8,8 @@
 // keeps app ids where the module keeps sk_buffs; at the receiver, the
 // kernel's decisions (core/rxq.h: epochs, release, the ACK and NACK
 // plans, the timer, acknowledging every packet) around a held ring, and
-// the pacer's pulls (grant.h), as the module's are.
+// the pacer's pulls (grant.h), woken by demand and re-armed by its runs
+// with the module's timer floor, as the module's are.
 //
 // Checked throughout: no packet goes up twice; in-order delivery except for
 // packets delivered late after their hole was given up on; the sender's
@@ -114,6 +115,8 @@ struct sim {
 	std::vector<sender> tx;
 	std::vector<tunnel> rx;
 	struct eqds_sched sched;
+	bool pacer_armed = false;		// the pacer's timer, due at pacer_at
+	u64 pacer_at = 0;
 	std::vector<u32> up;			// times each app went up
 	std::vector<std::set<u32>> given_up;	// per sender: seqs, this epoch
 	std::vector<std::map<u32, u32>> app_of;	// per sender: seq -> app
@@ -424,9 +427,11 @@ struct sim {
 			apply(s, pl);
 			return;
 		}
-		eqds_sched_advance(&sched, now);
-		if (!eqds_rxq_demand(&sched, &t.rx, pkt.data.pull_target))
-			eqds_sched_deactivate(&sched, &t.rx.asl);
+		// rx_tunnel.c's demand(): a sender with no demand stays on the
+		// list until the pacer's run drops it.
+		if (eqds_rxq_demand(&sched, &t.rx, pkt.data.pull_target) &&
+		    eqds_pacer_wake(&sched, &pacer_armed, now))
+			pacer_at = now;
 		if (!(pkt.flags & EQDS_F_RTS)) {
 			u32 seq = pkt.data.seq, n = pkt.data.seg_count;
 			u32 app = eqds_get_be32(&b[(size_t)pkt.hlen + 20]);
@@ -473,7 +478,14 @@ struct sim {
 			release(s, true, &pl);
 			apply(s, pl);
 		}
-		eqds_pacer_run(&sched, now, 0, &plan);
+		// pull.c's pacer_fn(), with the module's timer floor.
+		if (!pacer_armed || now < pacer_at)
+			return;
+		eqds_pacer_run(&sched, now, EQDS_PACER_MIN_NS, &plan);
+		if (plan.rearm)
+			pacer_at = plan.next_ns;
+		else
+			pacer_armed = false;
 		for (u32 i = 0; i < plan.ngrants; i++) {
 			const struct eqds_grant &g = plan.grant[i];
 			struct eqds_pkt pkt;
