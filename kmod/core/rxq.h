@@ -9,7 +9,7 @@
  * tunnel's lock across the calls, keeps the packets and applies a plan
  * (struct eqds_rxq_plan) in two parts. Still under the lock it keeps
  * plan.path as the tunnel's next path id and arms its timer for
- * plan.timer_ns: after the unlock, the path id could overwrite one taken
+ * plan.timer_ns (eqds_rxq_commit()): after the unlock, the path id could overwrite one taken
  * meanwhile (a PULL's), and the timer could be armed on a tunnel whose
  * removal has already cancelled it. Once it has dropped the lock, it sends
  * the acknowledgment and the NACKs the plan holds. A packet held ahead of
