@@ -342,7 +342,8 @@ fi
 if part d; then
 params=/sys/module/eqds/parameters
 half0=$(cat $params/half_open_ms)
-k4() { awk '$1 == "kmalloc-4k" {print $2}' /proc/slabinfo; }
+# kmalloc-4k objects in use (all of its copies, with random kmalloc caches)
+k4() { awk '$1 ~ /^kmalloc(-rnd-[0-9]+)?-4k$/ {n += $2} END {print n + 0}' /proc/slabinfo; }
 # reap_half_open: the half-open tunnels of the last flood go (for a moment
 # a short half-open timeout), so the next flood's sources are new peers.
 reap_half_open() {
