@@ -85,12 +85,9 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 void eqds_pacer_kick(struct eqds_net *en)
 {
 	lockdep_assert_held(&en->sched_lock);
-	if (en->pacer_armed || READ_ONCE(en->exiting))
-		return;
-	en->pacer_armed = true;
-	/* Idle until now: start the clock afresh so no credit was saved up. */
-	eqds_sched_advance(&en->sched, ktime_get_ns());
-	hrtimer_start(&en->pacer, 0, HRTIMER_MODE_REL_SOFT);
+	if (!READ_ONCE(en->exiting) &&
+	    eqds_pacer_wake(&en->sched, &en->pacer_armed, ktime_get_ns()))
+		hrtimer_start(&en->pacer, 0, HRTIMER_MODE_REL_SOFT);
 }
 
 static u64 link_rate_bps(struct eqds_net *en)

@@ -70,12 +70,9 @@ static void send_acks(struct eqds_rxt *t, const struct eqds_rxq_plan *p)
 static void send_rst(struct eqds_net *en, const struct eqds_addr *local,
 		     const struct eqds_addr *peer, u32 epoch)
 {
-	struct eqds_pkt pkt = {};
+	struct eqds_pkt pkt;
 
-	pkt.type = EQDS_TYPE_CTRL;
-	pkt.hlen = EQDS_CTRL_HLEN;
-	pkt.flags = EQDS_F_RST;
-	pkt.epoch = epoch;
+	eqds_rxq_rst_pkt(epoch, &pkt);
 	if (eqds_xmit_ctrl(en, local, peer, &pkt) == 0)
 		eqds_count(en, EQDS_STATS_A_RSTS_SENT);
 }
@@ -122,18 +119,38 @@ static void release(struct eqds_rxt *t, u64 now, struct sk_buff_head *out,
 }
 
 /*
+ * Keep skb, held by the core, at its first seq's slot. The core holds one
+ * packet per slot and releases each before the slot is reused (fuzz_rxq
+ * checks it), so the slot is empty; should a core bug leave a packet
+ * there, it is dropped and counted rather than leaked.
+ */
+static void keep_held(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
+{
+	struct sk_buff **slot = &t->held[eqds_rx_held_slot(seq)];
+
+	lockdep_assert_held(&t->lock);
+	if (WARN_ON_ONCE(*slot)) {
+		t->counters.drops++;
+		eqds_rx_drop(t->en, *slot, EQDS_STATS_A_DROP_WINDOW, &t->peer);
+	}
+	eqds_cb(skb)->seq = seq;
+	*slot = skb;
+}
+
+/*
  * The plan's effects under the lock: counters, the next path id, the
  * timer. What it sends goes after the unlock (send_acks()).
  */
 static void plan_commit(struct eqds_rxt *t, const struct eqds_rxq_plan *p)
 {
+	u64 skipped = 0, when;
+
 	lockdep_assert_held(&t->lock);
-	t->path = p->path;
-	t->counters.nacks += eqds_rxq_plan_nacks(p);
-	if (p->skipped)
-		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED, p->skipped);
-	if (p->timer_ns)
-		arm_timer(t, p->timer_ns);
+	when = eqds_rxq_commit(p, &t->path, &t->counters.nacks, &skipped);
+	if (skipped)
+		eqds_stats_add(t->en->stats, EQDS_STATS_A_REORDER_SKIPPED, skipped);
+	if (when)
+		arm_timer(t, when);
 }
 
 /*
@@ -305,12 +322,14 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		consume_skb(skb);	/* RTS: demand only */
 	} else {
 		/*
-		 * The ring is allocated by the first packet that may be held:
-		 * a tunnel whose packets all come in order (a half-open one,
-		 * one SYN) never has one. One page on 4 KiB-page machines, no
-		 * high-order atomic allocation.
+		 * The ring is allocated by the first packet that may be held
+		 * (ahead of a hole, within the window). A tunnel whose packets
+		 * come in order, or as duplicates, late or beyond the window
+		 * (a spoofed SYN's, mostly), has none, and such packets are
+		 * answered even when memory is short. One page on 4 KiB-page
+		 * machines, no high-order atomic allocation.
 		 */
-		if (unlikely(!t->held) && seq != t->rx.rcv_nxt) {
+		if (unlikely(!t->held) && eqds_rxq_may_hold(&t->rx, seq, nsegs)) {
 			t->held = kcalloc(EQDS_RX_AHEAD, sizeof(*t->held), GFP_ATOMIC);
 			if (!t->held) {
 				t->counters.drops++;
@@ -333,8 +352,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 			break;
 		case EQDS_RX_HOLD:
 			eqds_count(en, EQDS_STATS_A_REORDER_HELD);
-			eqds_cb(skb)->seq = seq;
-			t->held[eqds_rx_held_slot(seq)] = skb;
+			keep_held(t, skb, seq);
 			break;
 		case EQDS_RX_DUP:
 			t->counters.drops++;
@@ -361,11 +379,17 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 	struct eqds_rxt *t = container_of(timer, struct eqds_rxt, timer);
 	struct eqds_rxq_plan plan;
 	struct sk_buff_head out;
-	u64 now = now_ns();
+	u64 now;
 
 	__skb_queue_head_init(&out);
 	rcu_read_lock();
 	spin_lock_bh(&t->lock);
+	/*
+	 * Read under the lock: an arrival that held it meanwhile may have
+	 * moved the hole's wait to a later time, and a time before that
+	 * releases nothing and re-arms for a deadline already past.
+	 */
+	now = now_ns();
 	eqds_rxq_plan_init(&plan, t->path);
 	if (!t->dead) {
 		release(t, now, &out, &plan);

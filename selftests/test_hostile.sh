@@ -17,13 +17,17 @@
 #     reset the receiver's tunnel. Now each is dropped and at most one
 #     challenge a millisecond goes to the real sender, which takes it as an
 #     ack: the sender never restarts, and its transfer keeps its pace.
+# (d) Memory of spoofed SYNs: a receiving tunnel's ring of held packets (512
+#     pointers, one kmalloc-4k object) is allocated only for a packet that
+#     may be held, ahead of a hole; a spoofed SYN that is a duplicate or
+#     lies beyond the window creates a tunnel without one.
 # EQDS_HOSTILE_PARTS=a,c runs only those parts.
 source "$(dirname "$0")/lib.sh"
 trap ns_del_all EXIT
 HOSTILE="python3 $TOP/selftests/tools/eqds_hostile.py"
 COUNT=${EQDS_HOSTILE_COUNT:-6000}
 # The parts to run (EQDS_HOSTILE_PARTS, default all): each stands alone.
-PARTS=${EQDS_HOSTILE_PARTS:-a,b,c}
+PARTS=${EQDS_HOSTILE_PARTS:-a,b,c,d}
 part() { [[ ",$PARTS," == *",$1,"* ]]; }
 out=/tmp/hostile.$$
 
@@ -332,4 +336,52 @@ expect_eq "h1 disowned nothing" 0 "$(delta "$c1" "$d1" fins_sent)"
 rm -f "$out".*
 check "h2 pulls at the link rate again" ctl h2 set pull-rate auto
 check "h1, h2: idle timeout back to 10 s" eval "ctl h1 set idle-timeout 10000 && ctl h2 set idle-timeout 10000"
+fi
+
+# ---- (d) the ring of held packets, only for a packet that may be held ----
+if part d; then
+params=/sys/module/eqds/parameters
+half0=$(cat $params/half_open_ms)
+# kmalloc-4k objects in use (all of its copies, with random kmalloc caches)
+k4() { awk '$1 ~ /^kmalloc(-rnd-[0-9]+)?-4k$/ {n += $2} END {print n + 0}' /proc/slabinfo; }
+# reap_half_open: the half-open tunnels of the last flood go (for a moment
+# a short half-open timeout), so the next flood's sources are new peers.
+reap_half_open() {
+	echo 100 > $params/half_open_ms
+	wait_until 20 stat_is h2 tunnels -le "$t0" ||
+		fail "half-open tunnels reaped" "$(stat h2 tunnels) left, want $t0"
+	echo 600000 > $params/half_open_ms
+}
+# rings WHERE: one SYN from each of 1000 spoofed peers, its seq at WHERE
+# (eqds_hostile.py flood --seq); prints kmalloc-4k objects gained per
+# tunnel created, in hundredths. The tunnels stay until reaped.
+rings() {
+	local c0 k0 c k
+	c0=$(stat h2 tunnels_created) k0=$(k4)
+	ip netns exec m $HOSTILE flood --dst 10.0.1.2 --peers 10.2.0.0/16 \
+		--outside 10.9.0.0/16 --count 2000 --pps 20000 --seq "$1" \
+		--seed $RANDOM > /dev/null
+	sleep 0.5
+	c=$(($(stat h2 tunnels_created) - c0)) k=$(($(k4) - k0))
+	echo "SYNs $1 of the ISN: $c tunnels created, kmalloc-4k objects $k more" >&2
+	[ "$c" -ge 500 ] && echo $((k * 100 / c)) || echo "too few tunnels: $c"
+}
+check "h2: idle timeout 600 s" ctl h2 set idle-timeout 600000
+t0=$(stat h2 tunnels)
+echo 600000 > $params/half_open_ms
+# Held ahead of the hole at the ISN: each tunnel takes its ring.
+r=$(rings ahead)
+[ "$r" -ge 75 ] 2> /dev/null && ok "a SYN held ahead of a hole takes a ring ($r/100 a tunnel)" ||
+	fail "a SYN held ahead of a hole takes a ring" "$r/100 a tunnel"
+reap_half_open
+# A duplicate (nothing before the ISN was sent) is acknowledged again,
+# and one beyond the window dropped, without a ring.
+for where in behind far; do
+	r=$(rings $where)
+	[ "$r" -le 25 ] 2> /dev/null && ok "a SYN $where of the ISN takes no ring ($r/100 a tunnel)" ||
+		fail "a SYN $where of the ISN takes no ring" "$r/100 a tunnel"
+	reap_half_open
+done
+echo "$half0" > $params/half_open_ms
+check "h2: idle timeout back to 10 s" ctl h2 set idle-timeout 10000
 fi

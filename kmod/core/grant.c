@@ -35,6 +35,15 @@ void eqds_pacer_set_rate(struct eqds_sched *s, struct eqds_cc *cc, u64 rate_bps,
 	s->max_burst = eqds_pacer_max_burst(rate_bps, s->quantum);
 }
 
+bool eqds_pacer_wake(struct eqds_sched *s, bool *armed, u64 now_ns)
+{
+	if (*armed)
+		return false;
+	*armed = true;
+	eqds_sched_advance(s, now_ns);
+	return true;
+}
+
 void eqds_pacer_data(struct eqds_sched *s, struct eqds_cc *cc, u32 bytes,
 		     bool ce, u64 now_ns)
 {

@@ -80,6 +80,15 @@ struct eqds_pacer_plan {
 };
 
 /*
+ * A sender wants pulls (eqds_rxq_demand() said so) at now_ns: true when the
+ * caller must start its pacer timer now, *armed (the caller's: its timer
+ * is pending or running) being clear; it is set. The budget starts afresh
+ * at now_ns, so an idle pacer saved no credit up. The caller clears *armed
+ * when a run does not re-arm (out->rearm).
+ */
+bool eqds_pacer_wake(struct eqds_sched *s, bool *armed, u64 now_ns);
+
+/*
  * Run the pacer at now_ns: account the credit due, grant it over the
  * active sender list (every rx on it embeds the node: struct eqds_rx's
  * asl), numbering each sender's pulls and keeping its backlog, and say

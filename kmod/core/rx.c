@@ -75,48 +75,37 @@ static void learn_skew(struct eqds_rx *rx, u64 ns)
 		rx->skew_ns -= (rx->skew_ns - obs) >> 5;
 }
 
-enum eqds_rx_verdict eqds_rx_packet(struct eqds_rx *rx, u32 seq, u32 nsegs,
-				    bool retransmit, u64 now_ns)
+enum eqds_rx_verdict eqds_rx_classify(const struct eqds_rx *rx, u32 seq, u32 nsegs)
 {
 	s32 d = eqds_seq_diff(seq, rx->rcv_nxt);
 	u32 i;
 
-	if (nsegs == 0 || nsegs > EQDS_MAX_SEGS) {
-		rx->stats.too_far++;
+	if (nsegs == 0 || nsegs > EQDS_MAX_SEGS)
 		return EQDS_RX_TOO_FAR;
-	}
-	rx->since_ack++;
 	if (d < 0) {
 		/* Behind: a retransmission, a duplicate, or a very late packet. */
-		if (d < -EQDS_RX_AHEAD) {
-			rx->stats.too_old++;
+		if (d < -EQDS_RX_AHEAD)
 			return EQDS_RX_TOO_OLD;
-		}
 		/* Straddling rcv_nxt: a retransmission cut differently; drop. */
 		if (d + (s32)nsegs > 0)
-			goto dup;
+			return EQDS_RX_DUP;
 		for (i = 0; i < nsegs; i++)
 			if (rx->slot[eqds_rx_slot(seq + i)] == EQDS_RX_S_DONE)
-				goto dup;
-		for (i = 0; i < nsegs; i++)
-			rx->slot[eqds_rx_slot(seq + i)] = EQDS_RX_S_DONE;
-		rx->stats.late++;
+				return EQDS_RX_DUP;
 		return EQDS_RX_LATE;
 	}
-	if ((u32)d + nsegs > EQDS_RX_AHEAD) {
-		rx->stats.too_far++;
+	if ((u32)d + nsegs > EQDS_RX_AHEAD)
 		return EQDS_RX_TOO_FAR;
-	}
 	for (i = 0; i < nsegs; i++)
 		if (rx->slot[eqds_rx_slot(seq + i)] != EQDS_RX_S_EMPTY)
-			goto dup;
-	if (d == 0) {
-		if (rx->nheld && !retransmit)
-			learn_skew(rx, eqds_time_since(now_ns, rx->gap_since_ns));
-		advance(rx, nsegs, EQDS_RX_S_DONE);
-		rearm(rx, now_ns);
-		return EQDS_RX_DELIVER;
-	}
+			return EQDS_RX_DUP;
+	return d == 0 ? EQDS_RX_DELIVER : EQDS_RX_HOLD;
+}
+
+static void hold(struct eqds_rx *rx, u32 seq, u32 nsegs, u64 now_ns)
+{
+	u32 i;
+
 	rx->slot[eqds_rx_slot(seq)] = (u8)nsegs;
 	for (i = 1; i < nsegs; i++)
 		rx->slot[eqds_rx_slot(seq + i)] = EQDS_RX_S_CONT;
@@ -131,10 +120,43 @@ enum eqds_rx_verdict eqds_rx_packet(struct eqds_rx *rx, u32 seq, u32 nsegs,
 		rx->hold_hi = seq + nsegs;
 	}
 	rx->stats.held++;
-	return EQDS_RX_HOLD;
-dup:
-	rx->stats.dups++;
-	return EQDS_RX_DUP;
+}
+
+enum eqds_rx_verdict eqds_rx_packet(struct eqds_rx *rx, u32 seq, u32 nsegs,
+				    bool retransmit, u64 now_ns)
+{
+	enum eqds_rx_verdict v = eqds_rx_classify(rx, seq, nsegs);
+	u32 i;
+
+	/* A packet of no seqs or too many is no data packet: not counted. */
+	if (nsegs && nsegs <= EQDS_MAX_SEGS)
+		rx->since_ack++;
+	switch (v) {
+	case EQDS_RX_DELIVER:
+		if (rx->nheld && !retransmit)
+			learn_skew(rx, eqds_time_since(now_ns, rx->gap_since_ns));
+		advance(rx, nsegs, EQDS_RX_S_DONE);
+		rearm(rx, now_ns);
+		break;
+	case EQDS_RX_LATE:
+		for (i = 0; i < nsegs; i++)
+			rx->slot[eqds_rx_slot(seq + i)] = EQDS_RX_S_DONE;
+		rx->stats.late++;
+		break;
+	case EQDS_RX_HOLD:
+		hold(rx, seq, nsegs, now_ns);
+		break;
+	case EQDS_RX_DUP:
+		rx->stats.dups++;
+		break;
+	case EQDS_RX_TOO_OLD:
+		rx->stats.too_old++;
+		break;
+	case EQDS_RX_TOO_FAR:
+		rx->stats.too_far++;
+		break;
+	}
+	return v;
 }
 
 bool eqds_rx_release(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq)

@@ -94,6 +94,12 @@ void eqds_rx_init(struct eqds_rx *rx, u32 epoch, u32 window_quanta, u32 weight);
 enum eqds_rx_verdict eqds_rx_packet(struct eqds_rx *rx, u32 seq, u32 nsegs,
 				    bool retransmit, u64 now_ns);
 
+/*
+ * What eqds_rx_packet() would say of a packet covering nsegs seqs from
+ * seq, without taking it.
+ */
+enum eqds_rx_verdict eqds_rx_classify(const struct eqds_rx *rx, u32 seq, u32 nsegs);
+
 /* An original (not retransmitted) data packet. */
 static inline enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq,
 						u32 nsegs, u64 now_ns)

@@ -26,9 +26,28 @@ void eqds_rxq_ctrl_pkt(const struct eqds_rxq_ctrl *m, u32 epoch, struct eqds_pkt
 	pkt->ctrl.sack = m->sack;
 }
 
+void eqds_rxq_rst_pkt(u32 epoch, struct eqds_pkt *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = EQDS_TYPE_CTRL;
+	pkt->hlen = EQDS_CTRL_HLEN;
+	pkt->flags = EQDS_F_RST;
+	pkt->epoch = epoch;
+}
+
 u32 eqds_rxq_plan_nacks(const struct eqds_rxq_plan *p)
 {
 	return p->nnacks + (p->send && (p->ack.flags & EQDS_F_NACK) ? 1 : 0);
+}
+
+u64 eqds_rxq_commit(const struct eqds_rxq_plan *p, u8 *path, u64 *nacks, u64 *skipped)
+{
+	*path = p->path;
+	if (nacks)
+		*nacks += eqds_rxq_plan_nacks(p);
+	if (skipped)
+		*skipped += p->skipped;
+	return p->timer_ns;
 }
 
 /*

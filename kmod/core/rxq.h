@@ -9,7 +9,7 @@
  * tunnel's lock across the calls, keeps the packets and applies a plan
  * (struct eqds_rxq_plan) in two parts. Still under the lock it keeps
  * plan.path as the tunnel's next path id and arms its timer for
- * plan.timer_ns: after the unlock, the path id could overwrite one taken
+ * plan.timer_ns (eqds_rxq_commit()): after the unlock, the path id could overwrite one taken
  * meanwhile (a PULL's), and the timer could be armed on a tunnel whose
  * removal has already cancelled it. Once it has dropped the lock, it sends
  * the acknowledgment and the NACKs the plan holds. A packet held ahead of
@@ -20,6 +20,7 @@
  * Per event, in this order:
  *   data:   eqds_rxq_admit() (eqds_rxq_begin() after a reset for
  *           EQDS_RXQ_BEGIN), eqds_rxq_demand(), and for a packet with data
+ *           (eqds_rxq_may_hold() if the ring is yet to be allocated)
  *           eqds_rxq_data(), eqds_rxq_release() until false, eqds_rxq_done();
  *   timer:  eqds_rxq_release() until false, eqds_rxq_done().
  */
@@ -98,13 +99,40 @@ static inline void eqds_rxq_plan_init(struct eqds_rxq_plan *p, u8 path)
  */
 void eqds_rxq_ctrl_pkt(const struct eqds_rxq_ctrl *m, u32 epoch, struct eqds_pkt *pkt);
 
+/*
+ * The RST for data of an epoch the receiver holds no state for
+ * (EQDS_RXQ_RST, or no tunnel at all): the sender restarts.
+ */
+void eqds_rxq_rst_pkt(u32 epoch, struct eqds_pkt *pkt);
+
 /* The NACKs in a plan (the acknowledgment may be one). */
 u32 eqds_rxq_plan_nacks(const struct eqds_rxq_plan *p);
+
+/*
+ * The part of plan p its tunnel keeps under the lock: *path becomes the
+ * tunnel's next path id, and the tunnel's counters grow by the NACKs the
+ * plan sends (*nacks) and the seqs its releases gave up on (*skipped);
+ * either may be NULL, not counted. Returns when the tunnel's timer must
+ * fire (0: no need), to arm before the unlock.
+ */
+u64 eqds_rxq_commit(const struct eqds_rxq_plan *p, u8 *path, u64 *nacks, u64 *skipped);
 
 /* The slot of a held packet's first seq in the caller's packet ring. */
 static inline u32 eqds_rx_held_slot(u32 seq)
 {
 	return seq & (EQDS_RX_AHEAD - 1);
+}
+
+/*
+ * Whether eqds_rxq_data() could ask the caller to keep a packet covering
+ * nsegs seqs from seq: one ahead of a hole, within the reorder window, on
+ * seqs nothing holds. The caller needs its ring only then, so it may
+ * allocate the ring late: a duplicate, a late packet or one beyond the
+ * window is answered (re-acknowledged, delivered, dropped) without one.
+ */
+static inline bool eqds_rxq_may_hold(const struct eqds_rx *rx, u32 seq, u32 nsegs)
+{
+	return eqds_rx_classify(rx, seq, nsegs) == EQDS_RX_HOLD;
 }
 
 enum eqds_rxq_admit {

@@ -380,14 +380,30 @@ def syns(a):
     print()
 
 
+def flood_seq(where):
+    """An epoch and the seq of a new tunnel's first packet: its ISN ("isn",
+    delivered), one ahead of it ("ahead", held for the hole), one behind it
+    ("behind", a duplicate: nothing before the ISN was sent) or far outside
+    the window ("far"); low 16 bits nonzero (see Sender)."""
+    while True:
+        epoch, seq = start_seq(rand_epoch())
+        if where == "far":
+            seq = far_seq(epoch)
+        else:
+            seq = (seq + {"isn": 0, "ahead": 1, "behind": -1}[where]) & U32
+        if seq & 0xffff:
+            return epoch, seq
+
+
 def flood(a):
     """One SYN data packet (an RTS-sized demand, a valid inner packet) from
     each of --count spoofed sources, alternating between --peers and
-    --outside: the fast path of Sender, with a zero (absent) UDP checksum."""
+    --outside: the fast path of Sender, with a zero (absent) UDP checksum.
+    --seq places the packets' seq (flood_seq())."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
     nets = [ipaddress.ip_network(a.peers), ipaddress.ip_network(a.outside)]
     dst = socket.inet_aton(a.dst)
-    epoch, seq = start_seq(rand_epoch())
+    epoch, seq = flood_seq(a.seq)
     eqds = data_hdr(SYN, NP_IPV4, epoch, seq, pull_target=0xffff)
     inner = inner4("0.0.0.0", a.dst)
     ulen = 8 + len(eqds) + len(inner)
@@ -447,6 +463,8 @@ def main():
     p.add_argument("--count", type=int, default=5000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--pps", type=int, default=5000)
+    p.add_argument("--seq", choices=["isn", "ahead", "behind", "far"], default="isn",
+                   help="flood: where the first packet's seq lies")
     a = p.parse_args()
     random.seed(a.seed)
     {"barrage": barrage, "pulls": pulls, "syns": syns, "sniff": sniff,

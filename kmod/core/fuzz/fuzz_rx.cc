@@ -17,6 +17,7 @@
 //    the timeout, and in batches: the model keeps the set of packets held
 //    when the current wait began, the hardware keeps only a seq bound;
 //  - no seq is ever delivered twice (in order, late or released);
+//  - eqds_rx_classify() tells the verdict before the packet is taken;
 //  - the stats counters add up to the verdicts seen.
 // ASan/UBSan catch any out-of-bounds slot access.
 #include <cstdint>
@@ -184,9 +185,11 @@ struct harness {
 		// The model's offset for seq: the one nearest rcv_nxt.
 		int64_t off = m.nxt + eqds_seq_diff(seq, rx.rcv_nxt);
 		enum eqds_rx_verdict want = m.data(off, nsegs, now);
+		enum eqds_rx_verdict told = eqds_rx_classify(&rx, seq, nsegs);
 		enum eqds_rx_verdict got = eqds_rx_data(&rx, seq, nsegs, now);
 
 		FUZZ_CHECK(got == want);
+		FUZZ_CHECK(told == got);
 		if (got == EQDS_RX_DELIVER || got == EQDS_RX_LATE)
 			hand_up(off, nsegs);
 		if (got == EQDS_RX_DELIVER)

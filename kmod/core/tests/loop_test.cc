@@ -8,7 +8,8 @@
 // keeps app ids where the module keeps sk_buffs; at the receiver, the
 // kernel's decisions (core/rxq.h: epochs, release, the ACK and NACK
 // plans, the timer, acknowledging every packet) around a held ring, and
-// the pacer's pulls (grant.h), as the module's are.
+// the pacer's pulls (grant.h), woken by demand and re-armed by its runs
+// with the module's timer floor, as the module's are.
 //
 // Checked throughout: no packet goes up twice; in-order delivery except for
 // packets delivered late after their hole was given up on; the sender's
@@ -102,6 +103,8 @@ struct tunnel {
 	u8 path = 0;
 	u64 timer_at = 0;		// 0: not armed
 	u64 pulled_bytes = 0;
+	u64 nacks = 0, skipped = 0;	// the plans' counts (eqds_rxq_commit())
+	u64 gave_up = 0;		// seqs the releases skipped, counted here
 };
 
 struct sim {
@@ -112,6 +115,8 @@ struct sim {
 	std::vector<sender> tx;
 	std::vector<tunnel> rx;
 	struct eqds_sched sched;
+	bool pacer_armed = false;		// the pacer's timer, due at pacer_at
+	u64 pacer_at = 0;
 	std::vector<u32> up;			// times each app went up
 	std::vector<std::set<u32>> given_up;	// per sender: seqs, this epoch
 	std::vector<std::map<u32, u32>> app_of;	// per sender: seq -> app
@@ -334,31 +339,22 @@ struct sim {
 	void apply(u32 s, const struct eqds_rxq_plan &pl)
 	{
 		tunnel &t = rx[s];
+		u64 when = eqds_rxq_commit(&pl, &t.path, &t.nacks, &t.skipped);
 
-		t.path = pl.path;
-		if (pl.timer_ns && (!t.timer_at || pl.timer_ns < t.timer_at))
-			t.timer_at = pl.timer_ns;
+		ASSERT_EQ(t.skipped, t.gave_up);
+		if (when && (!t.timer_at || when < t.timer_at))
+			t.timer_at = when;
 		if (pl.send)
 			send_ctrl(s, pl.epoch, pl.ack);
 		for (u32 i = 0; i < pl.nnacks; i++)
 			send_ctrl(s, pl.epoch, pl.nack[i]);
 	}
 
-	void ctrl_to(u32 s, u32 epoch, u8 flags)
+	void send_rst(u32 s, u32 epoch)
 	{
 		struct eqds_pkt pkt;
-		tunnel &t = rx[s];
 
-		memset(&pkt, 0, sizeof(pkt));
-		pkt.type = EQDS_TYPE_CTRL;
-		pkt.flags = flags;
-		pkt.epoch = epoch;
-		if (flags & EQDS_F_ACK) {
-			pkt.ctrl.ack = t.rx.rcv_nxt;
-			pkt.ctrl.sack = eqds_rx_sack(&t.rx);
-			if (pkt.ctrl.sack)
-				pkt.flags |= EQDS_F_SACK;
-		}
+		eqds_rxq_rst_pkt(epoch, &pkt);
 		emit(s, false, pkt, 0);
 	}
 
@@ -393,8 +389,10 @@ struct sim {
 
 			if (!eqds_rxq_release(&t.rx, &cfg, now, pl, &seq))
 				break;
-			for (u32 g = from; g != seq; g++)
+			for (u32 g = from; g != seq; g++) {
 				given_up[s].insert(g);
+				t.gave_up++;
+			}
 			tunnel::held_slot &h = t.held[eqds_rx_held_slot(seq)];
 
 			ASSERT_TRUE(h.used);
@@ -423,15 +421,17 @@ struct sim {
 			break;
 		case EQDS_RXQ_RST:
 			// Unknown tunnel: the sender must restart.
-			ctrl_to(s, pkt.epoch, EQDS_F_RST);
+			send_rst(s, pkt.epoch);
 			return;
 		default:
 			apply(s, pl);
 			return;
 		}
-		eqds_sched_advance(&sched, now);
-		if (!eqds_rxq_demand(&sched, &t.rx, pkt.data.pull_target))
-			eqds_sched_deactivate(&sched, &t.rx.asl);
+		// rx_tunnel.c's demand(): a sender with no demand stays on the
+		// list until the pacer's run drops it.
+		if (eqds_rxq_demand(&sched, &t.rx, pkt.data.pull_target) &&
+		    eqds_pacer_wake(&sched, &pacer_armed, now))
+			pacer_at = now;
 		if (!(pkt.flags & EQDS_F_RTS)) {
 			u32 seq = pkt.data.seq, n = pkt.data.seg_count;
 			u32 app = eqds_get_be32(&b[(size_t)pkt.hlen + 20]);
@@ -478,7 +478,14 @@ struct sim {
 			release(s, true, &pl);
 			apply(s, pl);
 		}
-		eqds_pacer_run(&sched, now, 0, &plan);
+		// pull.c's pacer_fn(), with the module's timer floor.
+		if (!pacer_armed || now < pacer_at)
+			return;
+		eqds_pacer_run(&sched, now, EQDS_PACER_MIN_NS, &plan);
+		if (plan.rearm)
+			pacer_at = plan.next_ns;
+		else
+			pacer_armed = false;
 		for (u32 i = 0; i < plan.ngrants; i++) {
 			const struct eqds_grant &g = plan.grant[i];
 			struct eqds_pkt pkt;
@@ -659,6 +666,7 @@ TEST(Loop, LossyReorderingNetwork)
 			EXPECT_GT(tx.stats.nacks + tx.stats.timeouts, 0u);
 			EXPECT_GT(rx.stats.held, 0u);		// it did reorder
 			EXPECT_GT(rx.stats.dups, 0u);
+			EXPECT_GT(s.rx[i].nacks, 0u);		// holes were NACKed
 			EXPECT_FALSE(rx.asl.queued);
 		}
 		EXPECT_EQ(s.sched.active, 0u);

@@ -96,7 +96,10 @@ struct tunnel {
 		}
 		eqds_rxq_demand(&sched, &rx, 4);
 		if (nsegs) {
+			bool may_hold = eqds_rxq_may_hold(&rx, seq, nsegs);
+
 			v = eqds_rxq_data(&rx, seq, nsegs, rtx, now, &p);
+			EXPECT_EQ(may_hold, v == EQDS_RX_HOLD) << seq << " " << v;
 			if (v == EQDS_RX_DELIVER || v == EQDS_RX_LATE)
 				up.push_back(id);
 			if (v == EQDS_RX_HOLD) {
@@ -343,6 +346,49 @@ TEST(Rxq, RingAcrossTheWrapKeepsHeldPacketsAndDropsDuplicates)
 	EXPECT_EQ(t.rx.nheld, 0u);
 	for (u32 i = 0; i < EQDS_RX_AHEAD; i++)
 		EXPECT_EQ(t.ring[i], 0u) << i;
+}
+
+// The glue allocates its ring only for a packet that may be held: not for
+// one in order, a duplicate (behind or ahead), a late one, one too old or
+// beyond the window, or one of no or too many seqs; across the 2^32 wrap.
+TEST(Rxq, MayHoldOnlyAheadOfAHoleWithinTheWindow)
+{
+	tunnel t(epoch_for_isn(0xfffffffeu));
+	enum eqds_rx_verdict v;
+	u32 s = t.isn();
+
+	ASSERT_EQ(s, 0xfffffffeu);
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s, 1));		// in order
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s - 1, 1));	// before the ISN: dup
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s - EQDS_RX_AHEAD - 1, 1));	// too old
+	EXPECT_TRUE(eqds_rxq_may_hold(&t.rx, s + 1, 1));
+	EXPECT_TRUE(eqds_rxq_may_hold(&t.rx, s + 2, 1));	// 0x0
+	EXPECT_TRUE(eqds_rxq_may_hold(&t.rx, s + 1, EQDS_MAX_SEGS));
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + 1, 0));
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + 1, EQDS_MAX_SEGS + 1));
+	EXPECT_TRUE(eqds_rxq_may_hold(&t.rx, s + EQDS_RX_AHEAD - 1, 1));
+	EXPECT_TRUE(eqds_rxq_may_hold(&t.rx, s + EQDS_RX_AHEAD - 2, 2));
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + EQDS_RX_AHEAD - 1, 2));	// too far
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + EQDS_RX_AHEAD, 1));
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + 0x80000000u, 1));
+
+	t.data(s + 3, 4, 2, false, &v);				// 0x1..0x2
+	EXPECT_EQ(v, EQDS_RX_HOLD);
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + 3, 2));	// held: dup
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + 4, 1));	// inside it
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + 2, 2));	// overlapping it
+	EXPECT_TRUE(eqds_rxq_may_hold(&t.rx, s + 2, 1));
+	t.data(s, 1);
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s, 1));		// delivered: dup
+	t.fire();						// the NACK of the hole
+	t.fire();						// gives up on s + 1, s + 2
+	EXPECT_EQ(t.up, (std::vector<u32>{ 1, 4 }));
+	EXPECT_EQ(t.rx.rcv_nxt, s + 5);
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + 1, 1));	// late
+	t.data(s + 1, 2, 1, true, &v);
+	EXPECT_EQ(v, EQDS_RX_LATE);
+	EXPECT_FALSE(eqds_rxq_may_hold(&t.rx, s + 1, 1));	// now a dup
+	EXPECT_TRUE(eqds_rxq_may_hold(&t.rx, s + 6, 1));
 }
 
 TEST(Rxq, DemandIsTheSchedulersBacklog)

@@ -11,6 +11,7 @@
 
 #include "congestion.h"
 #include "grant.h"
+#include "rxq.h"
 
 #include "event_queue.h"
 
@@ -35,11 +36,8 @@ struct EqdsConfig {
 	// kmod/tx_tunnel.c, kmod/tunnel.h
 	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
 	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
-	// kmod/core/rxq.h
-	SimTime reorder_timeout = 16 * kMs;		// EQDS_RXQ_REORDER_TIMEOUT_NS
-	uint32_t nack_burst = 8;			// EQDS_RXQ_NACK_BURST
-	uint32_t ack_every = 16;			// EQDS_RXQ_ACK_EVERY
-	SimTime ack_delay = 1 * kMs;			// EQDS_RXQ_ACK_DELAY_NS
+	// The receiver's timeouts and ack policy: the core's (core/rxq.h)
+	struct eqds_rxq_cfg rxq = eqds_rxq_defaults;
 };
 
 }  // namespace eqdssim

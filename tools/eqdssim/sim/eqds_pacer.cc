@@ -32,11 +32,8 @@ void PullPacer::data_arrived(uint32_t bytes, bool ce)
 
 void PullPacer::kick()
 {
-	if (armed_)
-		return;
-	armed_ = true;
-	eqds_sched_advance(&sched_, host_.now());
-	timer_.start(host_.now());
+	if (eqds_pacer_wake(&sched_, &armed_, host_.now()))
+		timer_.start(host_.now());
 }
 
 void PullPacer::run()

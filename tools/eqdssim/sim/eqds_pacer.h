@@ -21,7 +21,8 @@ public:
 
 	// Set the rate from the configuration or the link (eqds_pacer_rate()).
 	void configure();
-	// A sender joined the list: make sure the pacer runs (eqds_pacer_kick()).
+	// A sender joined the list: make sure the pacer runs (pull.c's
+	// eqds_pacer_kick(), around eqds_pacer_wake()).
 	void kick();
 	// The busy time every control packet advertises (en->busy_us), kept
 	// up to date from the scheduler's backlog.

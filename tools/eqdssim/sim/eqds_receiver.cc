@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 
 #include "host.h"
 #include "seq.h"
@@ -17,10 +16,7 @@ ReceiverTunnel::ReceiverTunnel(Host &host, uint32_t peer)
 	for (Held &h : held_)
 		h = Held{ AppData(), false };
 	core_.owner = this;
-	rxq_cfg_.reorder_timeout_ns = host.cfg().reorder_timeout;
-	rxq_cfg_.ack_delay_ns = host.cfg().ack_delay;
-	rxq_cfg_.ack_every = host.cfg().ack_every;
-	rxq_cfg_.nack_burst = host.cfg().nack_burst;
+	rxq_cfg_ = host.cfg().rxq;
 	eqds_epoch_guard_init(&guard_);
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
 	eqds_rx_init(&core_.rx, 0, host.cfg().window_pkts, EQDS_SCHED_MAX_QUANTA);
@@ -58,12 +54,15 @@ void ReceiverTunnel::send_acks(const struct eqds_rxq_plan &p)
 		send_ctrl(p.epoch, p.nack[i]);
 }
 
+// rx_tunnel.c's plan_commit(); NACKs are counted as they are sent.
 void ReceiverTunnel::commit(const struct eqds_rxq_plan &p)
 {
-	path_ = p.path;
-	host_.counters().reorder_skipped += p.skipped;
-	if (p.timer_ns)
-		arm_timer(p.timer_ns);
+	u64 skipped = 0;
+	SimTime when = eqds_rxq_commit(&p, &path_, nullptr, &skipped);
+
+	host_.counters().reorder_skipped += skipped;
+	if (when)
+		arm_timer(when);
 }
 
 void ReceiverTunnel::deliver(const AppData &app, bool late)
@@ -131,19 +130,10 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 		new_epoch(pkt.epoch);
 		eqds_rxq_begin(&rx, &guard_, &plan);
 		break;
-	case EQDS_RXQ_RST: {
-		struct eqds_pkt rst;
-
-		host_.counters().rsts_sent++;
+	case EQDS_RXQ_RST:
 		host_.counters().drop_unknown++;
-		std::memset(&rst, 0, sizeof(rst));
-		rst.type = EQDS_TYPE_CTRL;
-		rst.hlen = EQDS_CTRL_HLEN;
-		rst.flags = EQDS_F_RST;
-		rst.epoch = pkt.epoch;
-		host_.send_packet(peer_, rst, nullptr);
+		host_.send_rst(peer_, pkt.epoch);
 		return;
-	}
 	case EQDS_RXQ_STALE:
 		host_.counters().drop_stale++;
 		return;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "host.h"
 
-#include <cstring>
 
 namespace eqdssim {
 
@@ -104,11 +103,7 @@ void Host::send_rst(uint32_t peer, uint32_t epoch)
 {
 	struct eqds_pkt rst;
 
-	std::memset(&rst, 0, sizeof(rst));
-	rst.type = EQDS_TYPE_CTRL;
-	rst.hlen = EQDS_CTRL_HLEN;
-	rst.flags = EQDS_F_RST;
-	rst.epoch = epoch;
+	eqds_rxq_rst_pkt(epoch, &rst);
 	counters_.rsts_sent++;
 	send_packet(peer, rst, nullptr);
 }

@@ -77,9 +77,11 @@ public:
 	// Receive link rate the pacer paces at when no pull rate is configured.
 	uint64_t link_rate_bps() const;
 
+	// Data of an epoch this host holds no state for: the sender restarts.
+	void send_rst(uint32_t peer, uint32_t epoch);
+
 private:
 	void data_rcv(Packet *p, const struct eqds_pkt &pkt);
-	void send_rst(uint32_t peer, uint32_t epoch);
 
 	HostEnv &env_;
 	std::mt19937_64 rng_;

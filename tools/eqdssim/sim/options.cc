@@ -114,7 +114,7 @@ Options parse_options(const std::vector<std::string> &args)
 		else if (k == "mode") c.eqds.burst_mode = v == "burst";
 		else if (k == "pull-rate") c.eqds.pull_rate_bps = parse_rate(v);
 		else if (k == "rto-min") c.eqds.rto_min = parse_time(v);
-		else if (k == "reorder-timeout") c.eqds.reorder_timeout = parse_time(v);
+		else if (k == "reorder-timeout") c.eqds.rxq.reorder_timeout_ns = parse_time(v);
 		else if (k == "pacer-interval") c.eqds.pacer_min_interval = parse_time(v);
 		else if (k == "cc") c.eqds.cc = v == "1";
 		else if (k == "cc-interval") c.eqds.cc_params.interval_ns = (uint32_t)parse_time(v);
