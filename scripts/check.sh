@@ -126,6 +126,17 @@ else
 	echo "deb: FAILED"
 	count 0 1
 fi
+# DKMS on the host builds the package for the default test kernel, so that
+# test_packages.sh need not do it again under emulation (7 to 13 minutes).
+if [ -f "$debdir"/eqds-dkms_*_all.deb ] &&
+   scripts/dkms-tarball.sh "$debdir" "$kver" > "$log/dkms-tarball.log" 2>&1; then
+	echo "deb: DKMS built eqds-dkms for $kver into $(tail -1 "$log/dkms-tarball.log")"
+	count 1 0
+else
+	tail -30 "$log/dkms-tarball.log"
+	echo "deb: DKMS build of eqds-dkms for $kver FAILED"
+	count 0 1
+fi
 export EQDS_DEB_DIR=$debdir
 
 # vm_suite KVER OUTDIR: the selftests in one boot of KVER, with its module.
