@@ -91,18 +91,6 @@ static void arm_timer(struct eqds_txt *t, u64 when)
 	hrtimer_start(&t->timer, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
 }
 
-/* The EQDS header fields the core filled in at commit. */
-static void set_header(struct sk_buff *skb, const struct eqds_txq_step *st)
-{
-	struct eqds_skb_cb *cb = eqds_cb(skb);
-
-	cb->seq = st->seq;
-	cb->epoch = st->epoch;
-	cb->flags = st->flags;
-	cb->path = st->path;
-	cb->pull_target = st->pull_target;
-}
-
 /* Every change of the queued bytes, also in the namespace's and the host's totals. */
 static void queued_total_add(struct eqds_txt *t, s64 bytes)
 {
@@ -161,8 +149,8 @@ static void describe_heads(struct eqds_txt *t, struct eqds_txq_desc *heads)
 	for (c = 0; c < EQDS_NCLASSES; c++) {
 		struct sk_buff *skb = skb_peek(&t->queue[c]);
 
-		heads[c].wire_bytes = skb ? eqds_cb(skb)->wire_bytes : 0;
-		heads[c].nsegs = skb ? eqds_cb(skb)->nsegs : 0;
+		heads[c].wire_bytes = skb ? eqds_cb(skb)->tx.wire_bytes : 0;
+		heads[c].nsegs = skb ? eqds_cb(skb)->tx.nsegs : 0;
 	}
 }
 
@@ -181,7 +169,7 @@ static void resync(struct eqds_txt *t)
 	for (c = 0; c < EQDS_NCLASSES; c++) {
 		qlen[c] = skb_queue_len(&t->queue[c]);
 		skb_queue_walk(&t->queue[c], skb)
-			bytes += eqds_cb(skb)->wire_bytes;
+			bytes += eqds_cb(skb)->tx.wire_bytes;
 	}
 	queued_total_add(t, (s64)bytes - (s64)t->q.queued_bytes);
 	eqds_txq_resync(&t->q, qlen, bytes);
@@ -199,7 +187,7 @@ static struct sk_buff *pump_rtx(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
-	set_header(copy, st);
+	eqds_cb(copy)->tx = *st;
 	eqds_count(t->en, EQDS_STATS_A_RETRANSMITS);
 	t->counters.retransmits++;
 	trace_eqds_retransmit(t->en->net->ns.inum, t->id, &t->peer,
@@ -223,7 +211,7 @@ static struct sk_buff *pump_new(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
-	set_header(skb, st);
+	eqds_cb(skb)->tx = *st;
 	queued_total_add(t, -(s64)st->wire_bytes);
 	if (st->flags & EQDS_F_SYN)
 		eqds_count(t->en, EQDS_STATS_A_SYNS_SENT);
@@ -241,8 +229,7 @@ static struct sk_buff *pump_rts(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
-	set_header(skb, st);
-	eqds_cb(skb)->nsegs = 0;
+	eqds_cb(skb)->tx = *st;
 	eqds_count(t->en, EQDS_STATS_A_RTS_SENT);
 	return skb;
 }
@@ -292,33 +279,20 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(out))) {
-		struct eqds_skb_cb *cb = eqds_cb(skb);
-		u32 len = skb->len;
+		const struct eqds_txq_step *st = &eqds_cb(skb)->tx;
+		bool rts = st->kind == EQDS_TXQ_RTS;
 
 		/*
 		 * The uplink's qdisc sees the class, not the application's
 		 * priority (the packet is ours now); an RTS goes as a control
 		 * packet does, ahead of data.
 		 */
-		skb->priority = cb->nsegs ? cfg->classes[cb->cls].tc_priority :
-			TC_PRIO_CONTROL;
-		memset(&hdr, 0, sizeof(hdr));
-		hdr.type = EQDS_TYPE_DATA;
-		hdr.flags = cb->flags;
-		hdr.path_id = cb->path;
-		hdr.epoch = cb->epoch;
-		hdr.hlen = EQDS_DATA_HLEN;
-		hdr.data.seq = cb->seq;
-		hdr.data.pull_target = cb->pull_target;
-		hdr.data.seg_count = cb->nsegs;
-		hdr.payload_len = len;
-		if (!cb->nsegs) {
-			hdr.next_proto = EQDS_NP_NONE;
-		} else {
-			hdr.next_proto = skb->protocol == htons(ETH_P_IP) ?
-					 EQDS_NP_IPV4 : EQDS_NP_IPV6;
+		skb->priority = rts ? TC_PRIO_CONTROL : cfg->classes[st->cls].tc_priority;
+		eqds_txq_step_hdr(st, skb->protocol == htons(ETH_P_IP) ?
+				  EQDS_NP_IPV4 : EQDS_NP_IPV6, skb->len, &hdr);
+		if (!rts) {
 			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_PACKETS, 1);
-			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_BYTES, len);
+			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_BYTES, skb->len);
 		}
 		eqds_xmit_data(t->en, t, skb, &hdr);
 	}
@@ -383,9 +357,9 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 	}
 	memset(skb->cb, 0, sizeof(skb->cb));
 	cb = eqds_cb(skb);
-	cb->nsegs = nsegs;
-	cb->wire_bytes = bytes;
-	cb->cls = cls;
+	cb->tx.nsegs = nsegs;
+	cb->tx.wire_bytes = bytes;
+	cb->tx.cls = cls;
 	eqds_txq_enqueue(&t->q, cls, bytes);
 	queued_total_add(t, bytes);
 	__skb_queue_tail(&t->queue[cls], skb);

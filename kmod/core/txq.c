@@ -268,6 +268,24 @@ void eqds_txq_skip(struct eqds_txq *q, struct eqds_txq_pump *p,
 		p->stage = STAGE_END;
 }
 
+void eqds_txq_step_hdr(const struct eqds_txq_step *st, u8 next_proto,
+		       u32 payload_len, struct eqds_pkt *hdr)
+{
+	bool rts = st->kind == EQDS_TXQ_RTS;
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->type = EQDS_TYPE_DATA;
+	hdr->flags = st->flags;
+	hdr->path_id = st->path;
+	hdr->next_proto = rts ? EQDS_NP_NONE : next_proto;
+	hdr->epoch = st->epoch;
+	hdr->hlen = EQDS_DATA_HLEN;
+	hdr->payload_len = rts ? 0 : payload_len;
+	hdr->data.seq = st->seq;
+	hdr->data.pull_target = st->pull_target;
+	hdr->data.seg_count = st->nsegs;
+}
+
 u64 eqds_txq_pump_end(struct eqds_txq *q, struct eqds_txq_pump *p)
 {
 	p->stage = STAGE_END;

@@ -35,6 +35,7 @@
 #include "tx.h"
 #include "epoch.h"
 #include "ctrl_check.h"
+#include "wire.h"
 
 /* Classes, served from the highest: 0 TCP-compatible, 1 low latency. */
 #define EQDS_TXQ_NCLASSES	2
@@ -216,6 +217,13 @@ void eqds_txq_commit(struct eqds_txq *q, struct eqds_txq_pump *p,
  */
 void eqds_txq_skip(struct eqds_txq *q, struct eqds_txq_pump *p,
 		   const struct eqds_txq_step *st);
+/*
+ * The EQDS header of a committed step: a data packet carrying payload_len
+ * bytes of inner protocol next_proto (EQDS_NP_IPV4 or EQDS_NP_IPV6), or an
+ * RTS, which carries none whatever they say.
+ */
+void eqds_txq_step_hdr(const struct eqds_txq_step *st, u8 next_proto,
+		       u32 payload_len, struct eqds_pkt *hdr);
 /* End the pump: the time the timer must fire at (0: none). */
 u64 eqds_txq_pump_end(struct eqds_txq *q, struct eqds_txq_pump *p);
 

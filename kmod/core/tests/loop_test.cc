@@ -186,21 +186,9 @@ struct sim {
 	{
 		struct eqds_pkt pkt;
 
-		memset(&pkt, 0, sizeof(pkt));
-		pkt.type = EQDS_TYPE_DATA;
-		pkt.flags = st.flags;
-		pkt.path_id = st.path;
-		pkt.epoch = st.epoch;
-		pkt.data.seq = st.seq;
-		pkt.data.seg_count = st.nsegs;
-		pkt.data.pull_target = st.pull_target;
-		if (st.kind == EQDS_TXQ_RTS) {
-			pkt.next_proto = EQDS_NP_NONE;
-		} else {
-			pkt.next_proto = EQDS_NP_IPV4;
-			pkt.payload_len = 24;
+		eqds_txq_step_hdr(&st, EQDS_NP_IPV4, 24, &pkt);
+		if (st.kind != EQDS_TXQ_RTS)
 			x.charged += eqds_tx_cost(&x.q.tx, st.wire_bytes, st.nsegs);
-		}
 		emit(x.id, true, pkt, app);
 	}
 

@@ -229,6 +229,45 @@ TEST_F(txq_fixture, RtsOnlyWhenDueQueuedAndNothingSent)
 	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_NEW);
 }
 
+// The header of each kind of step: what the module, the simulator and the
+// loop test put on the wire, and it passes the codec's rules.
+TEST_F(txq_fixture, StepHeaderIsTheCommittedStep)
+{
+	struct eqds_pkt h, back;
+	u8 buf[EQDS_MAX_HLEN];
+
+	enqueue(0, 1, 3, 3 * PKT);
+	pump();		// an RTS
+	pull(2);
+	pump();		// the packet
+	ASSERT_EQ(out.size(), 2u);
+	for (const sent &s : out) {
+		const struct eqds_txq_step &st = s.st;
+		bool rts = st.kind == EQDS_TXQ_RTS;
+
+		eqds_txq_step_hdr(&st, EQDS_NP_IPV6, 4000, &h);
+		EXPECT_EQ(h.type, EQDS_TYPE_DATA);
+		EXPECT_EQ(h.flags, st.flags);
+		EXPECT_EQ(h.path_id, st.path);
+		EXPECT_EQ(h.epoch, EPOCH);
+		EXPECT_EQ(h.hlen, EQDS_DATA_HLEN);
+		EXPECT_EQ(h.data.seq, st.seq);
+		EXPECT_EQ(h.data.pull_target, st.pull_target);
+		EXPECT_EQ(h.data.seg_count, rts ? 0 : 3);
+		EXPECT_EQ(h.next_proto, rts ? EQDS_NP_NONE : EQDS_NP_IPV6);
+		EXPECT_EQ(h.payload_len, rts ? 0u : 4000u);
+		EXPECT_EQ(eqds_pkt_check(&h), 0);
+		ASSERT_EQ(eqds_encode(buf, sizeof(buf), &h), EQDS_DATA_HLEN);
+		ASSERT_EQ(eqds_decode(buf, EQDS_DATA_HLEN + h.payload_len, &back),
+			  EQDS_DATA_HLEN);
+		EXPECT_EQ(back.data.seq, st.seq);
+		EXPECT_EQ(back.flags, st.flags);
+	}
+	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_RTS);
+	EXPECT_TRUE(out[0].st.flags & EQDS_F_RTS);
+	EXPECT_EQ(out[1].st.kind, EQDS_TXQ_NEW);
+}
+
 TEST_F(txq_fixture, HigherClassFirstAndItsHeadBlocksLowerOnes)
 {
 	enqueue(0, 10);

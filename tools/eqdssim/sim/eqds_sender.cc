@@ -49,22 +49,10 @@ void SenderTunnel::send_data(const AppData *app, const struct eqds_txq_step &st)
 {
 	struct eqds_pkt hdr;
 
-	std::memset(&hdr, 0, sizeof(hdr));
-	hdr.type = EQDS_TYPE_DATA;
-	hdr.flags = st.flags;
-	hdr.path_id = st.path;
-	hdr.epoch = st.epoch;
-	hdr.hlen = EQDS_DATA_HLEN;
-	hdr.data.seq = st.seq;
-	hdr.data.pull_target = st.pull_target;
-	hdr.data.seg_count = st.nsegs;
+	eqds_txq_step_hdr(&st, EQDS_NP_IPV4, app ? app->inner_bytes : 0, &hdr);
 	if (app) {
-		hdr.next_proto = EQDS_NP_IPV4;
-		hdr.payload_len = app->inner_bytes;
 		host_.counters().tx_data++;
 		ledger_.charged += eqds_tx_cost(&q_.tx, st.wire_bytes, st.nsegs);
-	} else {
-		hdr.next_proto = EQDS_NP_NONE;
 	}
 	host_.send_packet(peer_, hdr, app);
 }
