@@ -43,10 +43,6 @@
 #include "core/ctrl_check.h"
 #include "events.h"
 
-/* Quantum the sender assumes until the first pull says otherwise. */
-#define EQDS_QUANTUM_GUESS	1536
-#define EQDS_RTO_MIN_NS		(10 * NSEC_PER_MSEC)
-
 static atomic64_t eqds_host_queued_bytes = ATOMIC64_INIT(0);
 
 static u64 now_ns(void)
@@ -555,6 +551,42 @@ static void send_fin(struct eqds_txt *t, const struct eqds_pkt *fin)
 		eqds_count(t->en, EQDS_STATS_A_FINS_SENT);
 }
 
+/* What an accepted control packet did, applied. Caller holds t->lock. */
+static void ctrl_apply(struct eqds_txt *t, const struct eqds_pkt *pkt,
+		       const struct eqds_tx_actions *act, struct eqds_txq_cursor *cur,
+		       u64 refused)
+{
+	struct eqds_net *en = t->en;
+
+	lockdep_assert_held(&t->lock);
+	t->last_heard = jiffies;
+	if ((pkt->next_proto & EQDS_CO_SEG_NUMBERS) && !t->seg_numbers) {
+		WRITE_ONCE(t->seg_numbers, true);
+		eqds_count(en, EQDS_STATS_A_OUTER_ID_FALLBACK);
+	}
+	if (t->q.tx.credit.refused_bytes != refused)
+		eqds_count(en, EQDS_STATS_A_CREDIT_REFUSED);
+	if (pkt->flags & EQDS_F_PULL) {
+		eqds_count(en, EQDS_STATS_A_PULLS_RCVD);
+		t->counters.pulls++;
+	}
+	if (act->restart) {
+		eqds_count(en, EQDS_STATS_A_RSTS_RCVD);
+		requeue(t, cur);
+	} else {
+		if (act->acked) {
+			free_acked(t, cur);
+			t->last_used = jiffies;
+		}
+		if (act->retransmit) {
+			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
+			t->counters.nacks++;
+			trace_eqds_nack(en->net->ns.inum, EQDS_TUNNEL_DIR_TX, t->id, &t->peer,
+					t->q.tx.epoch, act->retransmit_seq, act->nack_sack);
+		}
+	}
+}
+
 /*
  * A control packet from peer: 0 if its tunnel took it, else the drop_*
  * counter of the reason it did not (the caller counts and frees it).
@@ -582,48 +614,17 @@ enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_add
 	refused = t->q.tx.credit.refused_bytes;
 	why = ctrl_drop_reason(eqds_txq_ctrl(&t->q, pkt, now, epoch_clock(), &act,
 					     &cur, &fin));
-	if (why) {
-		/* An ack for an epoch we left: a FIN disowns it, an RTS asks again. */
-		if (fin.type)
-			pump(t, now, &out);
-		/* Only a believable packet shows that the peer is alive. */
-		spin_unlock_bh(&t->lock);
-		if (fin.type) {
-			send_fin(t, &fin);
-			send_all(t, &out);
-		}
-		return why;
-	}
-	t->last_heard = jiffies;
-	if ((pkt->next_proto & EQDS_CO_SEG_NUMBERS) && !t->seg_numbers) {
-		WRITE_ONCE(t->seg_numbers, true);
-		eqds_count(en, EQDS_STATS_A_OUTER_ID_FALLBACK);
-	}
-	if (t->q.tx.credit.refused_bytes != refused)
-		eqds_count(en, EQDS_STATS_A_CREDIT_REFUSED);
-	if (pkt->flags & EQDS_F_PULL) {
-		eqds_count(en, EQDS_STATS_A_PULLS_RCVD);
-		t->counters.pulls++;
-	}
-	if (act.restart) {
-		eqds_count(en, EQDS_STATS_A_RSTS_RCVD);
-		requeue(t, &cur);
-	} else {
-		if (act.acked) {
-			free_acked(t, &cur);
-			t->last_used = jiffies;
-		}
-		if (act.retransmit) {
-			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
-			t->counters.nacks++;
-			trace_eqds_nack(en->net->ns.inum, EQDS_TUNNEL_DIR_TX, t->id, &t->peer,
-					t->q.tx.epoch, act.retransmit_seq, act.nack_sack);
-		}
-	}
-	pump(t, now, &out);
+	/* Only a believable packet shows that the peer is alive. */
+	if (!why)
+		ctrl_apply(t, pkt, &act, &cur, refused);
+	if (act.pump_now)
+		pump(t, now, &out);
 	spin_unlock_bh(&t->lock);
+	/* An ack for an epoch we left: a FIN disowns it (the pump asked again). */
+	if (fin.type)
+		send_fin(t, &fin);
 	send_all(t, &out);
-	return 0;
+	return why;
 }
 
 static enum hrtimer_restart txt_timer(struct hrtimer *timer)
@@ -650,7 +651,6 @@ static enum hrtimer_restart txt_timer(struct hrtimer *timer)
 
 void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 {
-	u32 window = cfg->window * EQDS_QUANTUM_GUESS;
 	int c;
 
 	spin_lock_init(&t->lock);
@@ -661,9 +661,8 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 	t->last_used = jiffies;
 	t->last_heard = jiffies;
 	BUILD_BUG_ON(EQDS_NCLASSES != EQDS_TXQ_NCLASSES);
-	eqds_txq_init(&t->q, eqds_txq_first_epoch(epoch_clock()), window,
-		      EQDS_QUANTUM_GUESS, cfg->mode == EQDS_MODE_BURST,
-		      EQDS_RTO_MIN_NS, now_ns(), (u8)get_random_u32());
+	eqds_txq_start(&t->q, cfg->window, cfg->mode == EQDS_MODE_BURST, EQDS_TXQ_RTO_MIN_NS,
+		       epoch_clock(), now_ns(), (u8)get_random_u32());
 }
 
 /*

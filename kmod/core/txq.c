@@ -21,6 +21,13 @@ void eqds_txq_init(struct eqds_txq *q, u32 epoch, u32 window, u32 quantum,
 	q->rts_due = !burst_mode;
 }
 
+void eqds_txq_start(struct eqds_txq *q, u32 window_pkts, bool burst_mode,
+		    u32 rto_min_ns, u32 clock, u64 now_ns, u8 path)
+{
+	eqds_txq_init(q, eqds_txq_first_epoch(clock), window_pkts * EQDS_TXQ_QUANTUM_GUESS,
+		      EQDS_TXQ_QUANTUM_GUESS, burst_mode, rto_min_ns, now_ns, path);
+}
+
 static u32 ecn_min(const struct eqds_txq_limits *l)
 {
 	return l->ecn_min ? l->ecn_min : (l->queue_limit + 1) / 2;
@@ -409,11 +416,14 @@ enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *
 		 * takes our new one (core/epoch.h), and ask for credit again.
 		 */
 		if (v == EQDS_CTRL_STALE && eqds_epoch_answer(&q->disown_rl, &q->tx, pkt,
-							      now_ns, fin))
+							      now_ns, fin)) {
 			q->rts_due = true;
+			act->pump_now = true;
+		}
 		return v;
 	}
 	eqds_tx_ctrl(&q->tx, pkt, now_ns, act);
+	act->pump_now = true;
 	if (act->restart) {
 		eqds_txq_restart(q, now_ns, clock, cur);
 		return v;

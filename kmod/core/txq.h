@@ -49,6 +49,12 @@
 #define EQDS_TXQ_RING_MIN	8
 #define EQDS_TXQ_RING_MAX	(2 * EQDS_TX_SLOTS)
 #define EQDS_TXQ_NONE		0xffffffffu	/* no slot */
+/*
+ * A tunnel's start: the quantum it assumes until the first pull says
+ * otherwise, and the floor of its retransmission timeout.
+ */
+#define EQDS_TXQ_QUANTUM_GUESS	1536
+#define EQDS_TXQ_RTO_MIN_NS	10000000u
 
 /*
  * A packet: waiting (the head of a class queue, described by the glue) or
@@ -110,6 +116,13 @@ static inline u32 eqds_txq_wire_bytes(u32 len, u32 hdr, u32 nsegs, u32 overhead)
  */
 void eqds_txq_init(struct eqds_txq *q, u32 epoch, u32 window, u32 quantum,
 		   bool burst_mode, u32 rto_min_ns, u64 now_ns, u8 path);
+
+/*
+ * Start a tunnel's queue (eqds_txq_init()): its first epoch from clock, a
+ * window of window_pkts quanta of EQDS_TXQ_QUANTUM_GUESS bytes.
+ */
+void eqds_txq_start(struct eqds_txq *q, u32 window_pkts, bool burst_mode,
+		    u32 rto_min_ns, u32 clock, u64 now_ns, u8 path);
 
 /* A class's queue limits: packets, and the RED marking thresholds (0: default). */
 struct eqds_txq_limits {
@@ -254,10 +267,12 @@ struct eqds_txq_cursor {
 };
 
 /*
- * A control packet from the tunnel's receiver. Not EQDS_CTRL_OK: it must
- * not touch the tunnel (core/ctrl_check.h), act is empty, and for an ack
- * of an epoch we left, fin may hold a FIN to disown it (fin->type set;
- * an RTS is then due). EQDS_CTRL_OK: act says what the core did: restart
+ * A control packet from the tunnel's receiver. act->pump_now: the glue
+ * pumps before it unlocks (always for EQDS_CTRL_OK). Not EQDS_CTRL_OK: it
+ * must not touch the tunnel (core/ctrl_check.h), and for an ack of an
+ * epoch we left, fin may hold a FIN to disown it (fin->type set; an RTS is
+ * then due, and act->pump_now set); the rest of act is empty.
+ * EQDS_CTRL_OK: act says what the core did: restart
  * (the receiver lost the epoch: a new one begun at clock, what was in
  * flight is for eqds_txq_requeue_next()), acked (what is wholly acknowledged
  * is for eqds_txq_acked_next()), retransmit (the seq and the further holes

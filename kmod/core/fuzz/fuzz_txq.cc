@@ -211,8 +211,10 @@ struct glue {
 		memset(&fin, 0, sizeof(fin));
 		if (eqds_txq_ctrl(&q, &pkt, now, clock, &act, &cur, &fin) != EQDS_CTRL_OK) {
 			FUZZ_CHECK(!act.restart && !act.acked && !act.retransmit);
+			FUZZ_CHECK(act.pump_now == (fin.type != 0));
 			return;
 		}
+		FUZZ_CHECK(act.pump_now);
 		if (act.restart) {
 			u32 prev = 0;
 			bool any = false;

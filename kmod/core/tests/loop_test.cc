@@ -275,7 +275,7 @@ struct sim {
 		// A FIN disowning an old epoch is not modelled here: not sent.
 		if (eqds_txq_ctrl(&x.q, &pkt, now, x.q.tx.epoch + 1000, &act, &cur,
 				  &fin) != EQDS_CTRL_OK) {
-			if (fin.type)
+			if (act.pump_now)
 				pump(x);
 			return;
 		}
@@ -287,7 +287,8 @@ struct sim {
 			while (eqds_txq_acked_next(&x.q, &cur, &slot))
 				;
 		}
-		pump(x);
+		if (act.pump_now)
+			pump(x);
 	}
 
 	void tx_timer(sender &x)

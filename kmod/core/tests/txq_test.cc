@@ -177,6 +177,25 @@ TEST(TxqHelpers, WireBytesAndFirstEpoch)
 	EXPECT_EQ(sizeof(struct eqds_txq_desc), 8u);
 }
 
+// The module and the simulator start a tunnel with the same parameters.
+TEST(TxqHelpers, StartFromWindowInPacketsAndClock)
+{
+	struct eqds_txq q;
+
+	eqds_txq_start(&q, 150, true, EQDS_TXQ_RTO_MIN_NS, 0, 5, 9);
+	EXPECT_EQ(q.tx.epoch, 1u);	// eqds_txq_first_epoch(0)
+	EXPECT_EQ(q.tx.credit.window, 150u * EQDS_TXQ_QUANTUM_GUESS);
+	EXPECT_EQ(q.tx.credit.credit, q.tx.credit.window);	// burst mode
+	EXPECT_EQ(q.tx.credit.quantum, (u32)EQDS_TXQ_QUANTUM_GUESS);
+	EXPECT_EQ(q.tx.rto_min_ns, 10000000u);
+	EXPECT_EQ(q.path, 9);
+	EXPECT_FALSE(q.rts_due);
+	eqds_txq_start(&q, 2, false, 1000, 0x1234, 5, 0);
+	EXPECT_EQ(q.tx.epoch, 0x1234u);
+	EXPECT_EQ(q.tx.credit.credit, 0u);
+	EXPECT_TRUE(q.rts_due);
+}
+
 TEST_F(txq_fixture, AdmitDropsAtLimitAndMarksByRed)
 {
 	struct eqds_txq_limits l = { 10, 4, 8 };
@@ -536,13 +555,21 @@ TEST_F(txq_fixture, StaleAckIsDisownedAndAsksAgain)
 	EXPECT_EQ(fin.flags, EQDS_F_FIN);
 	EXPECT_EQ(fin.epoch, EPOCH - 5);
 	EXPECT_TRUE(q.rts_due);
+	EXPECT_TRUE(act.pump_now);	// the RTS goes now, with the FIN
 	EXPECT_EQ(q.tx.credit.credit, 0u);
-	// An ack beyond what was sent: refused whole.
+	// Again at once: rate limited, no FIN, nothing to pump for.
 	memset(&fin, 0, sizeof(fin));
+	EXPECT_EQ(eqds_txq_ctrl(&q, &old, now, 0, &act, &cur, &fin), EQDS_CTRL_STALE);
+	EXPECT_EQ(fin.type, 0);
+	EXPECT_FALSE(act.pump_now);
+	// An ack beyond what was sent: refused whole.
 	struct eqds_pkt bad = ctrl(EPOCH, EQDS_F_ACK, q.tx.snd_nxt + 5);
 
 	EXPECT_EQ(eqds_txq_ctrl(&q, &bad, now, 0, &act, &cur, &fin), EQDS_CTRL_BAD_ACK);
 	EXPECT_EQ(fin.type, 0);
+	EXPECT_FALSE(act.pump_now);
+	// An accepted one always pumps.
+	EXPECT_TRUE(ack(q.tx.snd_una).pump_now);
 }
 
 TEST_F(txq_fixture, RingNeedRefusesWhatCannotBeKept)

@@ -11,6 +11,7 @@
 
 #include "congestion.h"
 #include "grant.h"
+#include "txq.h"
 
 #include "event_queue.h"
 
@@ -32,9 +33,8 @@ struct EqdsConfig {
 	// kmod/pull.h; the timer floor is core/grant.h's, an option here
 	uint32_t quantum = 1536;			// EQDS_QUANTUM
 	SimTime pacer_min_interval = EQDS_PACER_MIN_NS;
-	// kmod/tx_tunnel.c, kmod/tunnel.h
-	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
-	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
+	// kmod/core/txq.h (an option here)
+	SimTime rto_min = EQDS_TXQ_RTO_MIN_NS;
 	// kmod/core/rxq.h
 	SimTime reorder_timeout = 16 * kMs;		// EQDS_RXQ_REORDER_TIMEOUT_NS
 	uint32_t nack_burst = 8;			// EQDS_RXQ_NACK_BURST

@@ -24,9 +24,8 @@ SenderTunnel::SenderTunnel(Host &host, uint32_t peer)
 	const EqdsConfig &cfg = host.cfg();
 	u8 path = (u8)host.rng()();
 
-	eqds_txq_init(&q_, eqds_txq_first_epoch(host.epoch_clock()),
-		      cfg.window_pkts * cfg.quantum_guess, cfg.quantum_guess, cfg.burst_mode,
-		      (u32)cfg.rto_min, host.now(), path);
+	eqds_txq_start(&q_, cfg.window_pkts, cfg.burst_mode, (u32)cfg.rto_min,
+		       host.epoch_clock(), host.now(), path);
 	eqds_txq_ring_move(&q_, ring_.data(), (u32)ring_.size(), nullptr, nullptr);
 	ledger_.initial = q_.tx.credit.credit;
 }
@@ -143,8 +142,9 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 		if (fin.type) {
 			host_.counters().fins_sent++;
 			host_.send_packet(peer_, fin, nullptr);
-			pump(now);
 		}
+		if (act.pump_now)
+			pump(now);
 		return;
 	default:
 		host_.counters().drop_ctrl++;
@@ -169,7 +169,8 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 		if (act.retransmit)
 			host_.counters().nacks_rcvd++;
 	}
-	pump(now);
+	if (act.pump_now)
+		pump(now);
 	audit();
 	refill();
 }
