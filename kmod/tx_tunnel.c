@@ -146,6 +146,7 @@ static void describe_heads(struct eqds_txt *t, struct eqds_txq_desc *heads)
 		struct sk_buff *skb = skb_peek(&t->queue[c]);
 
 		heads[c].wire_bytes = skb ? eqds_cb(skb)->tx.wire_bytes : 0;
+		/* At most EQDS_MAX_SEGS: eqds_txq_enqueue() took no more. */
 		heads[c].nsegs = skb ? eqds_cb(skb)->tx.nsegs : 0;
 	}
 }
@@ -317,27 +318,32 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 		.ecn_min = c->ecn_min,
 		.ecn_max = c->ecn_max,
 	};
-	enum eqds_stats_attr why;
-	u64 limit = (u64)cfg->queued_limit_kb << 10;
-	u64 host_limit = (u64)READ_ONCE(eqds_host_queued_limit_kb) << 10;
+	/*
+	 * The totals are read, then added to, without a lock: tunnels on
+	 * other CPUs may overshoot a limit by a packet each, which is what a
+	 * bound on memory needs, and keeps one shared lock off the packet
+	 * path.
+	 */
+	struct eqds_txq_totals tot = {
+		.ns_bytes = atomic64_read(&t->en->queued_bytes),
+		.ns_limit = (u64)cfg->queued_limit_kb << 10,
+		.host_bytes = atomic64_read(&eqds_host_queued_bytes),
+		.host_limit = (u64)READ_ONCE(eqds_host_queued_limit_kb) << 10,
+	};
+	enum eqds_stats_attr why = EQDS_STATS_A_DROP_QUEUE_FULL;
 	struct eqds_skb_cb *cb;
 	u32 nsegs = gso_nsegs(skb);
 	u32 bytes = wire_bytes(skb, t->peer.family, nsegs);
 
 	skb->dev = NULL;
-	/*
-	 * The namespace's limit is read, then added to, without a lock:
-	 * tunnels on other CPUs may overshoot it by a packet each, which is
-	 * what a bound on memory needs, and keeps one shared lock off the
-	 * packet path.
-	 */
-	if ((limit && atomic64_read(&t->en->queued_bytes) + bytes > limit) ||
-	    (host_limit && atomic64_read(&eqds_host_queued_bytes) + bytes > host_limit)) {
+	switch (eqds_txq_admit(&t->q, cls, bytes, nsegs, &lim, &tot)) {
+	case EQDS_TXQ_DROP_TOTAL:
 		why = EQDS_STATS_A_DROP_QUEUED_LIMIT;
 		goto drop;
-	}
-	why = EQDS_STATS_A_DROP_QUEUE_FULL;
-	switch (eqds_txq_admit(&t->q, cls, &lim)) {
+	case EQDS_TXQ_DROP_INVALID:
+		/* must_split() splits what the core cannot number: a bug. */
+		WARN_ON_ONCE(1);
+		goto drop;
 	case EQDS_TXQ_DROP:
 		goto drop;
 	case EQDS_TXQ_RED:
@@ -356,7 +362,7 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 	cb->tx.nsegs = nsegs;
 	cb->tx.wire_bytes = bytes;
 	cb->tx.cls = cls;
-	eqds_txq_enqueue(&t->q, cls, bytes);
+	eqds_txq_enqueue(&t->q, cls, bytes, nsegs);
 	queued_total_add(t, bytes);
 	__skb_queue_tail(&t->queue[cls], skb);
 	if (cls == EQDS_CLASS_LL)
@@ -377,8 +383,9 @@ static bool must_split(struct eqds_txt *t, struct sk_buff *skb)
 {
 	if (!skb_is_gso(skb))
 		return false;
-	return t->peer.family != AF_INET || gso_nsegs(skb) > EQDS_MAX_SEGS ||
-	       skb->len + EQDS_MAX_SEGS * eqds_overhead(AF_INET) > t->q.tx.credit.window;
+	/* Without t->lock: the window is set once, before the tunnel is found. */
+	return t->peer.family != AF_INET ||
+	       eqds_txq_must_split(&t->q, skb->len, gso_nsegs(skb), eqds_overhead(AF_INET));
 }
 
 /*

@@ -33,11 +33,35 @@ static u32 ecn_min(const struct eqds_txq_limits *l)
 	return l->ecn_min ? l->ecn_min : (l->queue_limit + 1) / 2;
 }
 
-enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls,
-				   const struct eqds_txq_limits *l)
+bool eqds_txq_must_split(const struct eqds_txq *q, u32 len, u32 nsegs, u32 overhead)
 {
-	u32 qlen = q->qlen[cls], min = ecn_min(l);
+	return nsegs > EQDS_MAX_SEGS ||
+	       (u64)len + (u64)EQDS_MAX_SEGS * overhead > q->tx.credit.window;
+}
 
+static bool valid(u32 cls, u32 nsegs)
+{
+	return cls < EQDS_TXQ_NCLASSES && nsegs && nsegs <= EQDS_MAX_SEGS;
+}
+
+/* Would wire_bytes more take total past limit (0: none)? Without a wrap. */
+static bool over(u64 total, u64 limit, u32 wire_bytes)
+{
+	return limit && (wire_bytes > limit || total > limit - wire_bytes);
+}
+
+enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls, u32 wire_bytes,
+				   u32 nsegs, const struct eqds_txq_limits *l,
+				   const struct eqds_txq_totals *tot)
+{
+	u32 qlen, min = ecn_min(l);
+
+	if (!valid(cls, nsegs))
+		return EQDS_TXQ_DROP_INVALID;
+	if (tot && (over(tot->ns_bytes, tot->ns_limit, wire_bytes) ||
+		    over(tot->host_bytes, tot->host_limit, wire_bytes)))
+		return EQDS_TXQ_DROP_TOTAL;
+	qlen = q->qlen[cls];
 	if (qlen >= l->queue_limit)
 		return EQDS_TXQ_DROP;
 	if (qlen < min)
@@ -48,21 +72,29 @@ enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls,
 bool eqds_txq_red_mark(const struct eqds_txq *q, u32 cls,
 		       const struct eqds_txq_limits *l, u32 rnd)
 {
-	u32 qlen = q->qlen[cls], min = ecn_min(l);
+	u32 qlen, min = ecn_min(l);
 	u32 max = l->ecn_max > min ? l->ecn_max : min;
 
+	if (cls >= EQDS_TXQ_NCLASSES)
+		return false;
+	qlen = q->qlen[cls];
 	/* P(mark) = (qlen - min + 1) / (max - min + 1), 1 from max on. */
 	return (u32)(((u64)rnd * (max - min + 1)) >> 32) <= qlen - min;
 }
 
-void eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes)
+bool eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes, u32 nsegs)
 {
+	if (!valid(cls, nsegs))
+		return false;
 	q->qlen[cls]++;
 	q->queued_bytes += wire_bytes;
+	return true;
 }
 
 void eqds_txq_unqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes)
 {
+	if (cls >= EQDS_TXQ_NCLASSES)
+		return;
 	q->qlen[cls]--;
 	q->queued_bytes -= wire_bytes;
 }
@@ -381,7 +413,7 @@ bool eqds_txq_requeue_next(struct eqds_txq *q, struct eqds_txq_cursor *cur,
 			continue;
 		*d = q->ring[s];
 		q->ring[s].nsegs = 0;
-		eqds_txq_enqueue(q, d->cls, d->wire_bytes);
+		eqds_txq_enqueue(q, d->cls, d->wire_bytes, d->nsegs);
 		*slot = s;
 		return true;
 	}

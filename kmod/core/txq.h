@@ -131,15 +131,47 @@ struct eqds_txq_limits {
 	u32	ecn_max;
 };
 
+/*
+ * The bytes that wait in the queues of every tunnel of the namespace and
+ * of every namespace of the host, each against its limit (0: none).
+ */
+struct eqds_txq_totals {
+	u64	ns_bytes;
+	u64	ns_limit;
+	u64	host_bytes;
+	u64	host_limit;
+};
+
 enum eqds_txq_admit {
 	EQDS_TXQ_DROP,		/* the class queue is full */
 	EQDS_TXQ_QUEUE,
 	EQDS_TXQ_MARK,		/* queue it, marked CE if ECN-capable */
 	EQDS_TXQ_RED,		/* queue it; eqds_txq_red_mark() says whether to mark */
+	EQDS_TXQ_DROP_TOTAL,	/* the namespace's or the host's total is at its limit */
+	/* No such class, or not 1..EQDS_MAX_SEGS seqs (eqds_txq_must_split()). */
+	EQDS_TXQ_DROP_INVALID,
 };
 
+/* Does the packet join its queue (marked or not)? */
+static inline bool eqds_txq_admitted(enum eqds_txq_admit a)
+{
+	return a == EQDS_TXQ_QUEUE || a == EQDS_TXQ_MARK || a == EQDS_TXQ_RED;
+}
+
 /*
- * May a packet join class cls? TCP's own control loop needs a queue that
+ * Must a GSO packet of len bytes in nsegs segments, each to get overhead
+ * bytes of outer headers, be split before it is queued? A packet consumes
+ * at most EQDS_MAX_SEGS seqs, and one whose bytes, with the outer headers
+ * of that many segments, pass the window could never be granted its
+ * credit in one window.
+ */
+bool eqds_txq_must_split(const struct eqds_txq *q, u32 len, u32 nsegs, u32 overhead);
+
+/*
+ * May a packet of wire_bytes in nsegs seqs join class cls? First, the
+ * totals (NULL: none) must stay within their limits: with thousands of
+ * destinations, each tunnel's own queue limit does not bound the memory.
+ * Then the class's queue. TCP's own control loop needs a queue that
  * drops or marks: tail drop when full, and CE marks for ECN-capable packets
  * as the queue grows, which ECN-capable TCP reacts to before a drop.
  * Marking is RED on the instantaneous queue length (no average: the queue
@@ -152,13 +184,19 @@ enum eqds_txq_admit {
  * and made TCP lose whole bursts. The random draw is asked for only when
  * it decides (EQDS_TXQ_RED), so most packets cost none.
  */
-enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls,
-				   const struct eqds_txq_limits *l);
+enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls, u32 wire_bytes,
+				   u32 nsegs, const struct eqds_txq_limits *l,
+				   const struct eqds_txq_totals *tot);
 /* For EQDS_TXQ_RED: mark, given rnd, a uniformly random u32? */
 bool eqds_txq_red_mark(const struct eqds_txq *q, u32 cls,
 		       const struct eqds_txq_limits *l, u32 rnd);
-/* The glue put a packet at the tail of class cls. */
-void eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes);
+/*
+ * The glue puts a packet at the tail of class cls: false, and nothing
+ * counted, if eqds_txq_admit() would call it invalid (the glue must not
+ * queue it). So every head the glue describes has at most EQDS_MAX_SEGS
+ * seqs, which fits struct eqds_txq_desc.
+ */
+bool eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes, u32 nsegs);
 /* The glue lost one that the core counted as waiting (a bug it warns of). */
 void eqds_txq_unqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes);
 /*

@@ -145,7 +145,8 @@ struct sim {
 
 				x.newq.push_back(app);
 				x.segs[app] = 1 + (u32)(rng() % 3);
-				eqds_txq_enqueue(&x.q, 0, x.segs[app] * MTU);
+				EXPECT_TRUE(eqds_txq_enqueue(&x.q, 0, x.segs[app] * MTU,
+							     x.segs[app]));
 			}
 		}
 	}

@@ -56,7 +56,13 @@ struct txq_fixture : public ::testing::Test {
 	void enqueue(int cls, int id, u32 nsegs = 1, u32 bytes = PKT)
 	{
 		queue[cls].push_back({ id, bytes, nsegs });
-		eqds_txq_enqueue(&q, (u32)cls, bytes);
+		ASSERT_TRUE(eqds_txq_enqueue(&q, (u32)cls, bytes, nsegs));
+	}
+
+	// One MTU-sized packet, no namespace or host totals.
+	enum eqds_txq_admit admit(u32 cls, const struct eqds_txq_limits *l)
+	{
+		return eqds_txq_admit(&q, cls, PKT, 1, l, nullptr);
 	}
 
 	void grow(u32 size)
@@ -201,27 +207,100 @@ TEST_F(txq_fixture, AdmitDropsAtLimitAndMarksByRed)
 	struct eqds_txq_limits l = { 10, 4, 8 };
 
 	for (int i = 0; i < 4; i++) {
-		EXPECT_EQ(eqds_txq_admit(&q, 0, &l), EQDS_TXQ_QUEUE);
+		EXPECT_EQ(admit(0, &l), EQDS_TXQ_QUEUE);
 		enqueue(0, i);
 	}
 	// qlen 4 = ecn_min: mark with probability 1/5, decided by the draw.
-	EXPECT_EQ(eqds_txq_admit(&q, 0, &l), EQDS_TXQ_RED);
+	EXPECT_EQ(admit(0, &l), EQDS_TXQ_RED);
 	EXPECT_TRUE(eqds_txq_red_mark(&q, 0, &l, 0));
 	EXPECT_FALSE(eqds_txq_red_mark(&q, 0, &l, 0xffffffffu));
 	for (int i = 4; i < 8; i++)
 		enqueue(0, i);
-	EXPECT_EQ(eqds_txq_admit(&q, 0, &l), EQDS_TXQ_MARK);
+	EXPECT_EQ(admit(0, &l), EQDS_TXQ_MARK);
 	enqueue(0, 8);
 	enqueue(0, 9);
-	EXPECT_EQ(eqds_txq_admit(&q, 0, &l), EQDS_TXQ_DROP);
+	EXPECT_EQ(admit(0, &l), EQDS_TXQ_DROP);
 	// The other class has its own queue.
-	EXPECT_EQ(eqds_txq_admit(&q, 1, &l), EQDS_TXQ_QUEUE);
+	EXPECT_EQ(admit(1, &l), EQDS_TXQ_QUEUE);
 	// Defaults: step marking from half the limit.
 	struct eqds_txq_limits d = { 20, 0, 0 };
 
-	EXPECT_EQ(eqds_txq_admit(&q, 0, &d), EQDS_TXQ_MARK);
+	EXPECT_EQ(admit(0, &d), EQDS_TXQ_MARK);
 	EXPECT_EQ(q.queued_bytes, 10ull * PKT);
 	EXPECT_EQ(eqds_txq_len(&q), 10u);
+}
+
+// The namespace's and the host's queued bytes, each against its own limit,
+// before the class queue's: a packet that would take a total past its limit
+// is dropped for that reason, one that reaches it exactly is not.
+TEST_F(txq_fixture, AdmitChecksTheTotalsFirst)
+{
+	struct eqds_txq_limits l = { 1, 0, 0 };
+	struct eqds_txq_totals t = { 1000, 1000 + PKT, 0, 0 };
+
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_QUEUE);
+	t.ns_bytes++;
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_DROP_TOTAL);
+	t.ns_limit = 0;		// none
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_QUEUE);
+	t.host_bytes = 5000;
+	t.host_limit = 5000 + PKT;
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_QUEUE);
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT + 1, 1, &l, &t), EQDS_TXQ_DROP_TOTAL);
+	// Near 2^64: no wrap lets a packet through.
+	t.host_bytes = ~0ull - 10;
+	t.host_limit = ~0ull;
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_DROP_TOTAL);
+	t.host_limit = 0;
+	enqueue(0, 1);
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_DROP);
+	t.ns_limit = 1;
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_DROP_TOTAL);
+	EXPECT_FALSE(eqds_txq_admitted(EQDS_TXQ_DROP_TOTAL));
+	EXPECT_TRUE(eqds_txq_admitted(EQDS_TXQ_RED));
+}
+
+// A class that does not exist, or a packet of no seqs or of more than one
+// packet may consume, is refused before anything is counted, so the u8 of
+// struct eqds_txq_desc always holds the head's nsegs.
+TEST_F(txq_fixture, AdmitAndEnqueueRefuseBadClassAndSegs)
+{
+	struct eqds_txq_limits l = { 100, 0, 0 };
+
+	EXPECT_EQ(eqds_txq_admit(&q, EQDS_TXQ_NCLASSES, PKT, 1, &l, nullptr),
+		  EQDS_TXQ_DROP_INVALID);
+	EXPECT_EQ(eqds_txq_admit(&q, ~0u, PKT, 1, &l, nullptr), EQDS_TXQ_DROP_INVALID);
+	EXPECT_FALSE(eqds_txq_red_mark(&q, EQDS_TXQ_NCLASSES, &l, 0));
+	EXPECT_EQ(eqds_txq_admit(&q, 1, PKT, EQDS_MAX_SEGS, &l, nullptr), EQDS_TXQ_QUEUE);
+	for (u32 n : { 0u, EQDS_MAX_SEGS + 1u, 255u, 256u, 65535u, 65536u }) {
+		EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, n, &l, nullptr), EQDS_TXQ_DROP_INVALID)
+			<< n;
+		EXPECT_FALSE(eqds_txq_enqueue(&q, 0, PKT, n)) << n;
+	}
+	EXPECT_FALSE(eqds_txq_enqueue(&q, EQDS_TXQ_NCLASSES, PKT, 1));
+	EXPECT_EQ(eqds_txq_len(&q), 0u);
+	EXPECT_EQ(q.queued_bytes, 0u);
+	EXPECT_TRUE(eqds_txq_enqueue(&q, 1, PKT, EQDS_MAX_SEGS));
+	EXPECT_EQ(q.qlen[1], 1u);
+	eqds_txq_unqueue(&q, EQDS_TXQ_NCLASSES, PKT);	// ignored
+	EXPECT_EQ(eqds_txq_len(&q), 1u);
+}
+
+// A GSO packet is split when it has more segments than seqs a packet may
+// take, or when its bytes with the outer headers of EQDS_MAX_SEGS segments
+// pass the window.
+TEST_F(txq_fixture, MustSplitAtTheBoundaries)
+{
+	const u32 oh = 50, fit = WIN - EQDS_MAX_SEGS * oh;
+
+	EXPECT_FALSE(eqds_txq_must_split(&q, 1000, EQDS_MAX_SEGS, oh));
+	for (u32 n : { EQDS_MAX_SEGS + 1u, 255u, 256u, 65535u })
+		EXPECT_TRUE(eqds_txq_must_split(&q, 1000, n, oh)) << n;
+	EXPECT_FALSE(eqds_txq_must_split(&q, fit, 2, oh));
+	EXPECT_TRUE(eqds_txq_must_split(&q, fit + 1, 2, oh));
+	// No overflow at the top of u32.
+	EXPECT_TRUE(eqds_txq_must_split(&q, ~0u, 2, oh));
+	EXPECT_TRUE(eqds_txq_must_split(&q, 1000, 2, ~0u));
 }
 
 TEST_F(txq_fixture, RtsOnlyWhenDueQueuedAndNothingSent)
@@ -438,7 +517,7 @@ TEST_F(txq_fixture, ResyncAfterMissingPacketLetsTheTunnelGoOn)
 	struct eqds_txq_step st;
 	u32 qlen[EQDS_TXQ_NCLASSES] = {};
 
-	eqds_txq_enqueue(&q, 0, PKT);	// counted, but never in the glue's queue
+	eqds_txq_enqueue(&q, 0, PKT, 1);	// counted, but never in the glue's queue
 	pull(2);
 	eqds_txq_pump_begin(&p, now);
 	ASSERT_EQ(eqds_txq_pump_next(&q, &p, heads, &st), EQDS_TXQ_NEW);

@@ -112,12 +112,15 @@ bool SenderTunnel::capture(const AppData &d)
 {
 	const struct eqds_txq_limits lim = { host_.cfg().queue_limit, 0, 0 };
 
-	if (eqds_txq_admit(&q_, 0, &lim) == EQDS_TXQ_DROP) {
+	uint32_t bytes = wire_bytes(d);
+
+	// MARK and RED queue unmarked: the application does not react to CE.
+	if (!eqds_txq_admitted(eqds_txq_admit(&q_, 0, bytes, 1, &lim, nullptr))) {
 		host_.counters().drop_queue_full++;
 		return false;
 	}
-	queue_.push_back(Queued{ d, wire_bytes(d) });
-	eqds_txq_enqueue(&q_, 0, queue_.back().wire_bytes);
+	queue_.push_back(Queued{ d, bytes });
+	eqds_txq_enqueue(&q_, 0, bytes, 1);
 	pump(host_.now());
 	refill();
 	return true;
