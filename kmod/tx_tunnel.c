@@ -559,7 +559,7 @@ static void send_fin(struct eqds_txt *t, const struct eqds_pkt *fin)
 }
 
 /* What an accepted control packet did, applied. Caller holds t->lock. */
-static void ctrl_apply(struct eqds_txt *t, const struct eqds_pkt *pkt,
+static void ctrl_apply(struct eqds_txt *t, const struct eqds_pkt *pkt, u64 now,
 		       const struct eqds_tx_actions *act, struct eqds_txq_cursor *cur,
 		       u64 refused)
 {
@@ -579,6 +579,7 @@ static void ctrl_apply(struct eqds_txt *t, const struct eqds_pkt *pkt,
 	}
 	if (act->restart) {
 		eqds_count(en, EQDS_STATS_A_RSTS_RCVD);
+		eqds_txq_restart(&t->q, now, epoch_clock(), cur);
 		requeue(t, cur);
 	} else {
 		if (act->acked) {
@@ -619,11 +620,10 @@ enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_add
 		return EQDS_STATS_A_DROP_STALE;
 	}
 	refused = t->q.tx.credit.refused_bytes;
-	why = ctrl_drop_reason(eqds_txq_ctrl(&t->q, pkt, now, epoch_clock(), &act,
-					     &cur, &fin));
+	why = ctrl_drop_reason(eqds_txq_ctrl(&t->q, pkt, now, &act, &cur, &fin));
 	/* Only a believable packet shows that the peer is alive. */
 	if (!why)
-		ctrl_apply(t, pkt, &act, &cur, refused);
+		ctrl_apply(t, pkt, now, &act, &cur, refused);
 	if (act.pump_now)
 		pump(t, now, &out);
 	spin_unlock_bh(&t->lock);

@@ -431,7 +431,7 @@ void eqds_txq_restart(struct eqds_txq *q, u64 now_ns, u32 clock,
 }
 
 enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *pkt,
-				     u64 now_ns, u32 clock, struct eqds_tx_actions *act,
+				     u64 now_ns, struct eqds_tx_actions *act,
 				     struct eqds_txq_cursor *cur, struct eqds_pkt *fin)
 {
 	enum eqds_ctrl_verdict v = eqds_tx_ctrl_verdict(&q->tx, pkt);
@@ -456,10 +456,9 @@ enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *
 	}
 	eqds_tx_ctrl(&q->tx, pkt, now_ns, act);
 	act->pump_now = true;
-	if (act->restart) {
-		eqds_txq_restart(q, now_ns, clock, cur);
+	/* The new epoch needs the clock, which the glue reads only now. */
+	if (act->restart)
 		return v;
-	}
 	if (act->acked) {
 		/* From the packet that held una: it may have started before it. */
 		if (eqds_txq_find(q, una, &cur->seq) == EQDS_TXQ_NONE)

@@ -310,14 +310,15 @@ struct eqds_txq_cursor {
  * must not touch the tunnel (core/ctrl_check.h), and for an ack of an
  * epoch we left, fin may hold a FIN to disown it (fin->type set; an RTS is
  * then due, and act->pump_now set); the rest of act is empty.
- * EQDS_CTRL_OK: act says what the core did: restart
- * (the receiver lost the epoch: a new one begun at clock, what was in
- * flight is for eqds_txq_requeue_next()), acked (what is wholly acknowledged
+ * EQDS_CTRL_OK: act says what the core did, or what the glue does next:
+ * restart (the receiver lost the epoch: the glue calls eqds_txq_restart()
+ * with its clock, which it reads only then, before anything else on the
+ * queue; the rest of act is empty), acked (what is wholly acknowledged
  * is for eqds_txq_acked_next()), retransmit (the seq and the further holes
  * of a NACK's SACK bitmap are on the retransmit list).
  */
 enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *pkt,
-				     u64 now_ns, u32 clock, struct eqds_tx_actions *act,
+				     u64 now_ns, struct eqds_tx_actions *act,
 				     struct eqds_txq_cursor *cur, struct eqds_pkt *fin);
 /*
  * The next kept packet an ack freed: the ring slot to free its copy from.

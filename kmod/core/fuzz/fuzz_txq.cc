@@ -209,15 +209,20 @@ struct glue {
 		u32 una = q.tx.snd_una, slot;
 
 		memset(&fin, 0, sizeof(fin));
-		if (eqds_txq_ctrl(&q, &pkt, now, clock, &act, &cur, &fin) != EQDS_CTRL_OK) {
+		if (eqds_txq_ctrl(&q, &pkt, now, &act, &cur, &fin) != EQDS_CTRL_OK) {
 			FUZZ_CHECK(!act.restart && !act.acked && !act.retransmit);
 			FUZZ_CHECK(act.pump_now == (fin.type != 0));
 			return;
 		}
 		FUZZ_CHECK(act.pump_now);
 		if (act.restart) {
-			u32 prev = 0;
+			u32 prev = 0, epoch = q.tx.epoch;
 			bool any = false;
+
+			// Nothing changed until the glue restarts with its clock.
+			FUZZ_CHECK(!act.acked && !act.retransmit && cur.seq == cur.end);
+			eqds_txq_restart(&q, now, clock, &cur);
+			FUZZ_CHECK(q.tx.epoch != epoch);
 
 			FUZZ_CHECK(q.nrtx == 0 && q.rts_due);
 			FUZZ_CHECK(q.tx.snd_una == q.tx.snd_nxt);

@@ -274,14 +274,14 @@ struct sim {
 
 		memset(&fin, 0, sizeof(fin));
 		// A FIN disowning an old epoch is not modelled here: not sent.
-		if (eqds_txq_ctrl(&x.q, &pkt, now, x.q.tx.epoch + 1000, &act, &cur,
-				  &fin) != EQDS_CTRL_OK) {
+		if (eqds_txq_ctrl(&x.q, &pkt, now, &act, &cur, &fin) != EQDS_CTRL_OK) {
 			if (act.pump_now)
 				pump(x);
 			return;
 		}
 		x.gained += act.credit_gained;
 		if (act.restart) {
+			eqds_txq_restart(&x.q, now, x.q.tx.epoch + 1000, &cur);
 			requeued(x, &cur);
 		} else if (act.acked) {
 			ASSERT_TRUE(eqds_seq_after(act.acked_to, una));

@@ -134,7 +134,7 @@ struct txq_fixture : public ::testing::Test {
 		pull_no += quanta;
 		struct eqds_pkt c = ctrl(q.tx.epoch, EQDS_F_PULL, 0, pull_no);
 
-		ASSERT_EQ(eqds_txq_ctrl(&q, &c, now, 0, &act, &cur, &fin), EQDS_CTRL_OK);
+		ASSERT_EQ(eqds_txq_ctrl(&q, &c, now, &act, &cur, &fin), EQDS_CTRL_OK);
 	}
 
 	// An ack (and NACK/SACK) from the receiver; frees what it covers.
@@ -146,7 +146,7 @@ struct txq_fixture : public ::testing::Test {
 		u32 slot;
 		struct eqds_pkt c = ctrl(q.tx.epoch, EQDS_F_ACK | flags, to, 0, WIRE_Q, sack);
 
-		EXPECT_EQ(eqds_txq_ctrl(&q, &c, now, 0, &act, &cur, &fin), EQDS_CTRL_OK);
+		EXPECT_EQ(eqds_txq_ctrl(&q, &c, now, &act, &cur, &fin), EQDS_CTRL_OK);
 		while (eqds_txq_acked_next(&q, &cur, &slot)) {
 			EXPECT_NE(ptrs[slot], nullptr);
 			ptrs[slot] = nullptr;
@@ -591,8 +591,15 @@ TEST_F(txq_fixture, RestartRequeuesNewestFirstIntoTheirClasses)
 
 	struct eqds_pkt rst = ctrl(e0, EQDS_F_RST);
 
-	ASSERT_EQ(eqds_txq_ctrl(&q, &rst, now, e0 + 50, &act, &cur, &fin), EQDS_CTRL_OK);
+	ASSERT_EQ(eqds_txq_ctrl(&q, &rst, now, &act, &cur, &fin), EQDS_CTRL_OK);
 	EXPECT_TRUE(act.restart);
+	EXPECT_TRUE(act.pump_now);
+	// The core asks for the clock instead of having it read for every
+	// control packet: nothing has changed yet.
+	EXPECT_EQ(q.tx.epoch, e0);
+	EXPECT_EQ(q.nrtx, 1);
+	EXPECT_FALSE(eqds_txq_requeue_next(&q, &cur, &slot, &d));
+	eqds_txq_restart(&q, now, e0 + 50, &cur);
 	EXPECT_EQ(q.tx.epoch, e0 + 50);
 	EXPECT_EQ(q.nrtx, 0);
 	EXPECT_TRUE(q.rts_due);
@@ -629,7 +636,7 @@ TEST_F(txq_fixture, StaleAckIsDisownedAndAsksAgain)
 	q.rts_due = false;
 	struct eqds_pkt old = ctrl(EPOCH - 5, EQDS_F_ACK | EQDS_F_PULL, 0, 1);
 
-	EXPECT_EQ(eqds_txq_ctrl(&q, &old, now, 0, &act, &cur, &fin), EQDS_CTRL_STALE);
+	EXPECT_EQ(eqds_txq_ctrl(&q, &old, now, &act, &cur, &fin), EQDS_CTRL_STALE);
 	EXPECT_EQ(fin.type, EQDS_TYPE_DATA);
 	EXPECT_EQ(fin.flags, EQDS_F_FIN);
 	EXPECT_EQ(fin.epoch, EPOCH - 5);
@@ -638,13 +645,13 @@ TEST_F(txq_fixture, StaleAckIsDisownedAndAsksAgain)
 	EXPECT_EQ(q.tx.credit.credit, 0u);
 	// Again at once: rate limited, no FIN, nothing to pump for.
 	memset(&fin, 0, sizeof(fin));
-	EXPECT_EQ(eqds_txq_ctrl(&q, &old, now, 0, &act, &cur, &fin), EQDS_CTRL_STALE);
+	EXPECT_EQ(eqds_txq_ctrl(&q, &old, now, &act, &cur, &fin), EQDS_CTRL_STALE);
 	EXPECT_EQ(fin.type, 0);
 	EXPECT_FALSE(act.pump_now);
 	// An ack beyond what was sent: refused whole.
 	struct eqds_pkt bad = ctrl(EPOCH, EQDS_F_ACK, q.tx.snd_nxt + 5);
 
-	EXPECT_EQ(eqds_txq_ctrl(&q, &bad, now, 0, &act, &cur, &fin), EQDS_CTRL_BAD_ACK);
+	EXPECT_EQ(eqds_txq_ctrl(&q, &bad, now, &act, &cur, &fin), EQDS_CTRL_BAD_ACK);
 	EXPECT_EQ(fin.type, 0);
 	EXPECT_FALSE(act.pump_now);
 	// An accepted one always pumps.

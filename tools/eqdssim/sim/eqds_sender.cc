@@ -137,7 +137,7 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 	u32 slot;
 
 	std::memset(&fin, 0, sizeof(fin));
-	switch (eqds_txq_ctrl(&q_, &pkt, now, host_.epoch_clock(), &act, &cur, &fin)) {
+	switch (eqds_txq_ctrl(&q_, &pkt, now, &act, &cur, &fin)) {
 	case EQDS_CTRL_OK:
 		break;
 	case EQDS_CTRL_STALE:
@@ -160,6 +160,7 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 		host_.counters().pulls_rcvd++;
 	if (act.restart) {
 		host_.counters().rsts_rcvd++;
+		eqds_txq_restart(&q_, now, host_.epoch_clock(), &cur);
 		while (eqds_txq_requeue_next(&q_, &cur, &slot, &d)) {
 			inflight_bytes_ -= d.wire_bytes;
 			queue_.push_front(Queued{ kept_[slot], d.wire_bytes });
