@@ -59,8 +59,9 @@
 /*
  * A packet: waiting (the head of a class queue, described by the glue) or
  * kept after sending (a ring slot, nsegs 0 when empty). Eight bytes, so a
- * full ring is one 8 KB allocation. nsegs fits a byte: the glue splits a
- * packet of more than EQDS_MAX_SEGS segments.
+ * full ring is one 8 KB allocation. nsegs fits a byte: eqds_txq_enqueue()
+ * takes no packet of more than EQDS_MAX_SEGS segments (the glue splits
+ * them first, eqds_txq_must_split()).
  */
 struct eqds_txq_desc {
 	u32	wire_bytes;	/* outer IP bytes, all segments: its credit */
