@@ -314,7 +314,8 @@ struct eqds_txq_cursor {
  * EQDS_CTRL_OK: act says what the core did, or what the glue does next:
  * restart (the receiver lost the epoch: the glue calls eqds_txq_restart()
  * with its clock, which it reads only then, before anything else on the
- * queue; the rest of act is empty), acked (what is wholly acknowledged
+ * queue, and requeues from its cursor; nothing else is set but pump_now),
+ * acked (what is wholly acknowledged
  * is for eqds_txq_acked_next()), retransmit (the seq and the further holes
  * of a NACK's SACK bitmap are on the retransmit list).
  */
