@@ -48,21 +48,21 @@ struct eqds_addr {
 };
 
 /*
- * Our bytes of skb->cb while an inner packet waits, is in flight, or is on
- * its way to eqds_xmit_data(): what its EQDS header will say. At the
+ * Our bytes of skb->cb. At the sender, while an inner packet waits, is in
+ * flight, or is on its way to eqds_xmit_data(): the core's step for it,
+ * whose wire_bytes, nsegs and cls are set from capture on and the rest by
+ * eqds_txq_commit(); its EQDS header is eqds_txq_step_hdr() of it. At the
  * receiver, while a decapsulated packet is held or waits for delivery: its
  * seq and the device it arrived on.
  */
 struct eqds_skb_cb {
-	u32 seq;
-	u32 epoch;
-	u32 wire_bytes;		/* bytes on the wire, headers included: its credit */
-	u16 nsegs;		/* sequence numbers it consumes */
-	u16 pull_target;
-	u8 flags;
-	u8 path;
-	u8 cls;			/* enum eqds_class: its queue, its tc priority */
-	int iif;		/* rx: ifindex while parked (deliver.h) */
+	union {
+		struct eqds_txq_step tx;
+		struct {
+			u32 seq;
+			int iif;	/* ifindex while parked (deliver.h) */
+		};
+	};
 };
 
 static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)

@@ -43,10 +43,6 @@
 #include "core/ctrl_check.h"
 #include "events.h"
 
-/* Quantum the sender assumes until the first pull says otherwise. */
-#define EQDS_QUANTUM_GUESS	1536
-#define EQDS_RTO_MIN_NS		(10 * NSEC_PER_MSEC)
-
 static atomic64_t eqds_host_queued_bytes = ATOMIC64_INIT(0);
 
 static u64 now_ns(void)
@@ -89,18 +85,6 @@ static void arm_timer(struct eqds_txt *t, u64 when)
 	    ktime_to_ns(hrtimer_get_expires(&t->timer)) <= when)
 		return;
 	hrtimer_start(&t->timer, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
-}
-
-/* The EQDS header fields the core filled in at commit. */
-static void set_header(struct sk_buff *skb, const struct eqds_txq_step *st)
-{
-	struct eqds_skb_cb *cb = eqds_cb(skb);
-
-	cb->seq = st->seq;
-	cb->epoch = st->epoch;
-	cb->flags = st->flags;
-	cb->path = st->path;
-	cb->pull_target = st->pull_target;
 }
 
 /* Every change of the queued bytes, also in the namespace's and the host's totals. */
@@ -161,8 +145,9 @@ static void describe_heads(struct eqds_txt *t, struct eqds_txq_desc *heads)
 	for (c = 0; c < EQDS_NCLASSES; c++) {
 		struct sk_buff *skb = skb_peek(&t->queue[c]);
 
-		heads[c].wire_bytes = skb ? eqds_cb(skb)->wire_bytes : 0;
-		heads[c].nsegs = skb ? eqds_cb(skb)->nsegs : 0;
+		heads[c].wire_bytes = skb ? eqds_cb(skb)->tx.wire_bytes : 0;
+		/* At most EQDS_MAX_SEGS: eqds_txq_enqueue() took no more. */
+		heads[c].nsegs = skb ? eqds_cb(skb)->tx.nsegs : 0;
 	}
 }
 
@@ -181,7 +166,7 @@ static void resync(struct eqds_txt *t)
 	for (c = 0; c < EQDS_NCLASSES; c++) {
 		qlen[c] = skb_queue_len(&t->queue[c]);
 		skb_queue_walk(&t->queue[c], skb)
-			bytes += eqds_cb(skb)->wire_bytes;
+			bytes += eqds_cb(skb)->tx.wire_bytes;
 	}
 	queued_total_add(t, (s64)bytes - (s64)t->q.queued_bytes);
 	eqds_txq_resync(&t->q, qlen, bytes);
@@ -199,7 +184,7 @@ static struct sk_buff *pump_rtx(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
-	set_header(copy, st);
+	eqds_cb(copy)->tx = *st;
 	eqds_count(t->en, EQDS_STATS_A_RETRANSMITS);
 	t->counters.retransmits++;
 	trace_eqds_retransmit(t->en->net->ns.inum, t->id, &t->peer,
@@ -223,7 +208,7 @@ static struct sk_buff *pump_new(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
-	set_header(skb, st);
+	eqds_cb(skb)->tx = *st;
 	queued_total_add(t, -(s64)st->wire_bytes);
 	if (st->flags & EQDS_F_SYN)
 		eqds_count(t->en, EQDS_STATS_A_SYNS_SENT);
@@ -241,8 +226,7 @@ static struct sk_buff *pump_rts(struct eqds_txt *t, struct eqds_txq_pump *p,
 		return NULL;
 	}
 	eqds_txq_commit(&t->q, p, st);
-	set_header(skb, st);
-	eqds_cb(skb)->nsegs = 0;
+	eqds_cb(skb)->tx = *st;
 	eqds_count(t->en, EQDS_STATS_A_RTS_SENT);
 	return skb;
 }
@@ -292,33 +276,20 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(out))) {
-		struct eqds_skb_cb *cb = eqds_cb(skb);
-		u32 len = skb->len;
+		const struct eqds_txq_step *st = &eqds_cb(skb)->tx;
+		bool rts = st->kind == EQDS_TXQ_RTS;
 
 		/*
 		 * The uplink's qdisc sees the class, not the application's
 		 * priority (the packet is ours now); an RTS goes as a control
 		 * packet does, ahead of data.
 		 */
-		skb->priority = cb->nsegs ? cfg->classes[cb->cls].tc_priority :
-			TC_PRIO_CONTROL;
-		memset(&hdr, 0, sizeof(hdr));
-		hdr.type = EQDS_TYPE_DATA;
-		hdr.flags = cb->flags;
-		hdr.path_id = cb->path;
-		hdr.epoch = cb->epoch;
-		hdr.hlen = EQDS_DATA_HLEN;
-		hdr.data.seq = cb->seq;
-		hdr.data.pull_target = cb->pull_target;
-		hdr.data.seg_count = cb->nsegs;
-		hdr.payload_len = len;
-		if (!cb->nsegs) {
-			hdr.next_proto = EQDS_NP_NONE;
-		} else {
-			hdr.next_proto = skb->protocol == htons(ETH_P_IP) ?
-					 EQDS_NP_IPV4 : EQDS_NP_IPV6;
+		skb->priority = rts ? TC_PRIO_CONTROL : cfg->classes[st->cls].tc_priority;
+		eqds_txq_step_hdr(st, skb->protocol == htons(ETH_P_IP) ?
+				  EQDS_NP_IPV4 : EQDS_NP_IPV6, skb->len, &hdr);
+		if (!rts) {
 			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_PACKETS, 1);
-			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_BYTES, len);
+			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_BYTES, skb->len);
 		}
 		eqds_xmit_data(t->en, t, skb, &hdr);
 	}
@@ -347,27 +318,32 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 		.ecn_min = c->ecn_min,
 		.ecn_max = c->ecn_max,
 	};
-	enum eqds_stats_attr why;
-	u64 limit = (u64)cfg->queued_limit_kb << 10;
-	u64 host_limit = (u64)READ_ONCE(eqds_host_queued_limit_kb) << 10;
+	/*
+	 * The totals are read, then added to, without a lock: tunnels on
+	 * other CPUs may overshoot a limit by a packet each, which is what a
+	 * bound on memory needs, and keeps one shared lock off the packet
+	 * path.
+	 */
+	struct eqds_txq_totals tot = {
+		.ns_bytes = atomic64_read(&t->en->queued_bytes),
+		.ns_limit = (u64)cfg->queued_limit_kb << 10,
+		.host_bytes = atomic64_read(&eqds_host_queued_bytes),
+		.host_limit = (u64)READ_ONCE(eqds_host_queued_limit_kb) << 10,
+	};
+	enum eqds_stats_attr why = EQDS_STATS_A_DROP_QUEUE_FULL;
 	struct eqds_skb_cb *cb;
 	u32 nsegs = gso_nsegs(skb);
 	u32 bytes = wire_bytes(skb, t->peer.family, nsegs);
 
 	skb->dev = NULL;
-	/*
-	 * The namespace's limit is read, then added to, without a lock:
-	 * tunnels on other CPUs may overshoot it by a packet each, which is
-	 * what a bound on memory needs, and keeps one shared lock off the
-	 * packet path.
-	 */
-	if ((limit && atomic64_read(&t->en->queued_bytes) + bytes > limit) ||
-	    (host_limit && atomic64_read(&eqds_host_queued_bytes) + bytes > host_limit)) {
+	switch (eqds_txq_admit(&t->q, cls, bytes, nsegs, &lim, &tot)) {
+	case EQDS_TXQ_DROP_TOTAL:
 		why = EQDS_STATS_A_DROP_QUEUED_LIMIT;
 		goto drop;
-	}
-	why = EQDS_STATS_A_DROP_QUEUE_FULL;
-	switch (eqds_txq_admit(&t->q, cls, &lim)) {
+	case EQDS_TXQ_DROP_INVALID:
+		/* must_split() splits what the core cannot number: a bug. */
+		WARN_ON_ONCE(1);
+		goto drop;
 	case EQDS_TXQ_DROP:
 		goto drop;
 	case EQDS_TXQ_RED:
@@ -383,10 +359,10 @@ static void enqueue(struct eqds_txt *t, struct sk_buff *skb,
 	}
 	memset(skb->cb, 0, sizeof(skb->cb));
 	cb = eqds_cb(skb);
-	cb->nsegs = nsegs;
-	cb->wire_bytes = bytes;
-	cb->cls = cls;
-	eqds_txq_enqueue(&t->q, cls, bytes);
+	cb->tx.nsegs = nsegs;
+	cb->tx.wire_bytes = bytes;
+	cb->tx.cls = cls;
+	eqds_txq_enqueue(&t->q, cls, bytes, nsegs);
 	queued_total_add(t, bytes);
 	__skb_queue_tail(&t->queue[cls], skb);
 	if (cls == EQDS_CLASS_LL)
@@ -407,8 +383,9 @@ static bool must_split(struct eqds_txt *t, struct sk_buff *skb)
 {
 	if (!skb_is_gso(skb))
 		return false;
-	return t->peer.family != AF_INET || gso_nsegs(skb) > EQDS_MAX_SEGS ||
-	       skb->len + EQDS_MAX_SEGS * eqds_overhead(AF_INET) > t->q.tx.credit.window;
+	/* Without t->lock: the window is set once, before the tunnel is found. */
+	return t->peer.family != AF_INET ||
+	       eqds_txq_must_split(&t->q, skb->len, gso_nsegs(skb), eqds_overhead(AF_INET));
 }
 
 /*
@@ -581,6 +558,43 @@ static void send_fin(struct eqds_txt *t, const struct eqds_pkt *fin)
 		eqds_count(t->en, EQDS_STATS_A_FINS_SENT);
 }
 
+/* What an accepted control packet did, applied. Caller holds t->lock. */
+static void ctrl_apply(struct eqds_txt *t, const struct eqds_pkt *pkt, u64 now,
+		       const struct eqds_tx_actions *act, struct eqds_txq_cursor *cur,
+		       u64 refused)
+{
+	struct eqds_net *en = t->en;
+
+	lockdep_assert_held(&t->lock);
+	t->last_heard = jiffies;
+	if ((pkt->next_proto & EQDS_CO_SEG_NUMBERS) && !t->seg_numbers) {
+		WRITE_ONCE(t->seg_numbers, true);
+		eqds_count(en, EQDS_STATS_A_OUTER_ID_FALLBACK);
+	}
+	if (t->q.tx.credit.refused_bytes != refused)
+		eqds_count(en, EQDS_STATS_A_CREDIT_REFUSED);
+	if (pkt->flags & EQDS_F_PULL) {
+		eqds_count(en, EQDS_STATS_A_PULLS_RCVD);
+		t->counters.pulls++;
+	}
+	if (act->restart) {
+		eqds_count(en, EQDS_STATS_A_RSTS_RCVD);
+		eqds_txq_restart(&t->q, now, epoch_clock(), cur);
+		requeue(t, cur);
+	} else {
+		if (act->acked) {
+			free_acked(t, cur);
+			t->last_used = jiffies;
+		}
+		if (act->retransmit) {
+			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
+			t->counters.nacks++;
+			trace_eqds_nack(en->net->ns.inum, EQDS_TUNNEL_DIR_TX, t->id, &t->peer,
+					t->q.tx.epoch, act->retransmit_seq, act->nack_sack);
+		}
+	}
+}
+
 /*
  * A control packet from peer: 0 if its tunnel took it, else the drop_*
  * counter of the reason it did not (the caller counts and frees it).
@@ -606,50 +620,18 @@ enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_add
 		return EQDS_STATS_A_DROP_STALE;
 	}
 	refused = t->q.tx.credit.refused_bytes;
-	why = ctrl_drop_reason(eqds_txq_ctrl(&t->q, pkt, now, epoch_clock(), &act,
-					     &cur, &fin));
-	if (why) {
-		/* An ack for an epoch we left: a FIN disowns it, an RTS asks again. */
-		if (fin.type)
-			pump(t, now, &out);
-		/* Only a believable packet shows that the peer is alive. */
-		spin_unlock_bh(&t->lock);
-		if (fin.type) {
-			send_fin(t, &fin);
-			send_all(t, &out);
-		}
-		return why;
-	}
-	t->last_heard = jiffies;
-	if ((pkt->next_proto & EQDS_CO_SEG_NUMBERS) && !t->seg_numbers) {
-		WRITE_ONCE(t->seg_numbers, true);
-		eqds_count(en, EQDS_STATS_A_OUTER_ID_FALLBACK);
-	}
-	if (t->q.tx.credit.refused_bytes != refused)
-		eqds_count(en, EQDS_STATS_A_CREDIT_REFUSED);
-	if (pkt->flags & EQDS_F_PULL) {
-		eqds_count(en, EQDS_STATS_A_PULLS_RCVD);
-		t->counters.pulls++;
-	}
-	if (act.restart) {
-		eqds_count(en, EQDS_STATS_A_RSTS_RCVD);
-		requeue(t, &cur);
-	} else {
-		if (act.acked) {
-			free_acked(t, &cur);
-			t->last_used = jiffies;
-		}
-		if (act.retransmit) {
-			eqds_count(en, EQDS_STATS_A_NACKS_RCVD);
-			t->counters.nacks++;
-			trace_eqds_nack(en->net->ns.inum, EQDS_TUNNEL_DIR_TX, t->id, &t->peer,
-					t->q.tx.epoch, act.retransmit_seq, act.nack_sack);
-		}
-	}
-	pump(t, now, &out);
+	why = ctrl_drop_reason(eqds_txq_ctrl(&t->q, pkt, now, &act, &cur, &fin));
+	/* Only a believable packet shows that the peer is alive. */
+	if (!why)
+		ctrl_apply(t, pkt, now, &act, &cur, refused);
+	if (act.pump_now)
+		pump(t, now, &out);
 	spin_unlock_bh(&t->lock);
+	/* An ack for an epoch we left: a FIN disowns it (the pump asked again). */
+	if (fin.type)
+		send_fin(t, &fin);
 	send_all(t, &out);
-	return 0;
+	return why;
 }
 
 static enum hrtimer_restart txt_timer(struct hrtimer *timer)
@@ -676,7 +658,6 @@ static enum hrtimer_restart txt_timer(struct hrtimer *timer)
 
 void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 {
-	u32 window = cfg->window * EQDS_QUANTUM_GUESS;
 	int c;
 
 	spin_lock_init(&t->lock);
@@ -687,9 +668,8 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 	t->last_used = jiffies;
 	t->last_heard = jiffies;
 	BUILD_BUG_ON(EQDS_NCLASSES != EQDS_TXQ_NCLASSES);
-	eqds_txq_init(&t->q, eqds_txq_first_epoch(epoch_clock()), window,
-		      EQDS_QUANTUM_GUESS, cfg->mode == EQDS_MODE_BURST,
-		      EQDS_RTO_MIN_NS, now_ns(), (u8)get_random_u32());
+	eqds_txq_start(&t->q, cfg->window, cfg->mode == EQDS_MODE_BURST, EQDS_TXQ_RTO_MIN_NS,
+		       epoch_clock(), now_ns(), (u8)get_random_u32());
 }
 
 /*

@@ -59,6 +59,7 @@ struct eqds_tx_actions {
 	u64	nack_sack;	/* a NACK's SACK bitmap: see eqds_tx_nack_hole */
 	bool	send_rts;	/* ask for credit (nothing sent, nothing pulled) */
 	u32	credit_gained;	/* bytes */
+	bool	pump_now;	/* core/txq.h: eqds_txq_ctrl() says pump now */
 };
 
 /*

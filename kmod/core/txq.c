@@ -21,16 +21,47 @@ void eqds_txq_init(struct eqds_txq *q, u32 epoch, u32 window, u32 quantum,
 	q->rts_due = !burst_mode;
 }
 
+void eqds_txq_start(struct eqds_txq *q, u32 window_pkts, bool burst_mode,
+		    u32 rto_min_ns, u32 clock, u64 now_ns, u8 path)
+{
+	eqds_txq_init(q, eqds_txq_first_epoch(clock), window_pkts * EQDS_TXQ_QUANTUM_GUESS,
+		      EQDS_TXQ_QUANTUM_GUESS, burst_mode, rto_min_ns, now_ns, path);
+}
+
 static u32 ecn_min(const struct eqds_txq_limits *l)
 {
 	return l->ecn_min ? l->ecn_min : (l->queue_limit + 1) / 2;
 }
 
-enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls,
-				   const struct eqds_txq_limits *l)
+bool eqds_txq_must_split(const struct eqds_txq *q, u32 len, u32 nsegs, u32 overhead)
 {
-	u32 qlen = q->qlen[cls], min = ecn_min(l);
+	return nsegs > EQDS_MAX_SEGS ||
+	       (u64)len + (u64)EQDS_MAX_SEGS * overhead > q->tx.credit.window;
+}
 
+static bool valid(u32 cls, u32 nsegs)
+{
+	return cls < EQDS_TXQ_NCLASSES && nsegs && nsegs <= EQDS_MAX_SEGS;
+}
+
+/* Would wire_bytes more take total past limit (0: none)? Without a wrap. */
+static bool over(u64 total, u64 limit, u32 wire_bytes)
+{
+	return limit && (wire_bytes > limit || total > limit - wire_bytes);
+}
+
+enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls, u32 wire_bytes,
+				   u32 nsegs, const struct eqds_txq_limits *l,
+				   const struct eqds_txq_totals *tot)
+{
+	u32 qlen, min = ecn_min(l);
+
+	if (!valid(cls, nsegs))
+		return EQDS_TXQ_DROP_INVALID;
+	if (tot && (over(tot->ns_bytes, tot->ns_limit, wire_bytes) ||
+		    over(tot->host_bytes, tot->host_limit, wire_bytes)))
+		return EQDS_TXQ_DROP_TOTAL;
+	qlen = q->qlen[cls];
 	if (qlen >= l->queue_limit)
 		return EQDS_TXQ_DROP;
 	if (qlen < min)
@@ -41,21 +72,29 @@ enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls,
 bool eqds_txq_red_mark(const struct eqds_txq *q, u32 cls,
 		       const struct eqds_txq_limits *l, u32 rnd)
 {
-	u32 qlen = q->qlen[cls], min = ecn_min(l);
+	u32 qlen, min = ecn_min(l);
 	u32 max = l->ecn_max > min ? l->ecn_max : min;
 
+	if (cls >= EQDS_TXQ_NCLASSES)
+		return false;
+	qlen = q->qlen[cls];
 	/* P(mark) = (qlen - min + 1) / (max - min + 1), 1 from max on. */
 	return (u32)(((u64)rnd * (max - min + 1)) >> 32) <= qlen - min;
 }
 
-void eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes)
+bool eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes, u32 nsegs)
 {
+	if (!valid(cls, nsegs))
+		return false;
 	q->qlen[cls]++;
 	q->queued_bytes += wire_bytes;
+	return true;
 }
 
 void eqds_txq_unqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes)
 {
+	if (cls >= EQDS_TXQ_NCLASSES)
+		return;
 	q->qlen[cls]--;
 	q->queued_bytes -= wire_bytes;
 }
@@ -268,6 +307,24 @@ void eqds_txq_skip(struct eqds_txq *q, struct eqds_txq_pump *p,
 		p->stage = STAGE_END;
 }
 
+void eqds_txq_step_hdr(const struct eqds_txq_step *st, u8 next_proto,
+		       u32 payload_len, struct eqds_pkt *hdr)
+{
+	bool rts = st->kind == EQDS_TXQ_RTS;
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->type = EQDS_TYPE_DATA;
+	hdr->flags = st->flags;
+	hdr->path_id = st->path;
+	hdr->next_proto = rts ? EQDS_NP_NONE : next_proto;
+	hdr->epoch = st->epoch;
+	hdr->hlen = EQDS_DATA_HLEN;
+	hdr->payload_len = rts ? 0 : payload_len;
+	hdr->data.seq = st->seq;
+	hdr->data.pull_target = st->pull_target;
+	hdr->data.seg_count = st->nsegs;
+}
+
 u64 eqds_txq_pump_end(struct eqds_txq *q, struct eqds_txq_pump *p)
 {
 	p->stage = STAGE_END;
@@ -356,7 +413,7 @@ bool eqds_txq_requeue_next(struct eqds_txq *q, struct eqds_txq_cursor *cur,
 			continue;
 		*d = q->ring[s];
 		q->ring[s].nsegs = 0;
-		eqds_txq_enqueue(q, d->cls, d->wire_bytes);
+		eqds_txq_enqueue(q, d->cls, d->wire_bytes, d->nsegs);
 		*slot = s;
 		return true;
 	}
@@ -374,7 +431,7 @@ void eqds_txq_restart(struct eqds_txq *q, u64 now_ns, u32 clock,
 }
 
 enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *pkt,
-				     u64 now_ns, u32 clock, struct eqds_tx_actions *act,
+				     u64 now_ns, struct eqds_tx_actions *act,
 				     struct eqds_txq_cursor *cur, struct eqds_pkt *fin)
 {
 	enum eqds_ctrl_verdict v = eqds_tx_ctrl_verdict(&q->tx, pkt);
@@ -391,15 +448,17 @@ enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *
 		 * takes our new one (core/epoch.h), and ask for credit again.
 		 */
 		if (v == EQDS_CTRL_STALE && eqds_epoch_answer(&q->disown_rl, &q->tx, pkt,
-							      now_ns, fin))
+							      now_ns, fin)) {
 			q->rts_due = true;
+			act->pump_now = true;
+		}
 		return v;
 	}
 	eqds_tx_ctrl(&q->tx, pkt, now_ns, act);
-	if (act->restart) {
-		eqds_txq_restart(q, now_ns, clock, cur);
+	act->pump_now = true;
+	/* The new epoch needs the clock, which the glue reads only now. */
+	if (act->restart)
 		return v;
-	}
 	if (act->acked) {
 		/* From the packet that held una: it may have started before it. */
 		if (eqds_txq_find(q, una, &cur->seq) == EQDS_TXQ_NONE)

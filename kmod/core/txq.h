@@ -35,6 +35,7 @@
 #include "tx.h"
 #include "epoch.h"
 #include "ctrl_check.h"
+#include "wire.h"
 
 /* Classes, served from the highest: 0 TCP-compatible, 1 low latency. */
 #define EQDS_TXQ_NCLASSES	2
@@ -48,12 +49,19 @@
 #define EQDS_TXQ_RING_MIN	8
 #define EQDS_TXQ_RING_MAX	(2 * EQDS_TX_SLOTS)
 #define EQDS_TXQ_NONE		0xffffffffu	/* no slot */
+/*
+ * A tunnel's start: the quantum it assumes until the first pull says
+ * otherwise, and the floor of its retransmission timeout.
+ */
+#define EQDS_TXQ_QUANTUM_GUESS	1536
+#define EQDS_TXQ_RTO_MIN_NS	10000000u
 
 /*
  * A packet: waiting (the head of a class queue, described by the glue) or
  * kept after sending (a ring slot, nsegs 0 when empty). Eight bytes, so a
- * full ring is one 8 KB allocation. nsegs fits a byte: the glue splits a
- * packet of more than EQDS_MAX_SEGS segments.
+ * full ring is one 8 KB allocation. nsegs fits a byte: eqds_txq_enqueue()
+ * takes no packet of more than EQDS_MAX_SEGS segments (the glue splits
+ * them first, eqds_txq_must_split()).
  */
 struct eqds_txq_desc {
 	u32	wire_bytes;	/* outer IP bytes, all segments: its credit */
@@ -110,6 +118,13 @@ static inline u32 eqds_txq_wire_bytes(u32 len, u32 hdr, u32 nsegs, u32 overhead)
 void eqds_txq_init(struct eqds_txq *q, u32 epoch, u32 window, u32 quantum,
 		   bool burst_mode, u32 rto_min_ns, u64 now_ns, u8 path);
 
+/*
+ * Start a tunnel's queue (eqds_txq_init()): its first epoch from clock, a
+ * window of window_pkts quanta of EQDS_TXQ_QUANTUM_GUESS bytes.
+ */
+void eqds_txq_start(struct eqds_txq *q, u32 window_pkts, bool burst_mode,
+		    u32 rto_min_ns, u32 clock, u64 now_ns, u8 path);
+
 /* A class's queue limits: packets, and the RED marking thresholds (0: default). */
 struct eqds_txq_limits {
 	u32	queue_limit;
@@ -117,15 +132,47 @@ struct eqds_txq_limits {
 	u32	ecn_max;
 };
 
+/*
+ * The bytes that wait in the queues of every tunnel of the namespace and
+ * of every namespace of the host, each against its limit (0: none).
+ */
+struct eqds_txq_totals {
+	u64	ns_bytes;
+	u64	ns_limit;
+	u64	host_bytes;
+	u64	host_limit;
+};
+
 enum eqds_txq_admit {
 	EQDS_TXQ_DROP,		/* the class queue is full */
 	EQDS_TXQ_QUEUE,
 	EQDS_TXQ_MARK,		/* queue it, marked CE if ECN-capable */
 	EQDS_TXQ_RED,		/* queue it; eqds_txq_red_mark() says whether to mark */
+	EQDS_TXQ_DROP_TOTAL,	/* the namespace's or the host's total is at its limit */
+	/* No such class, or not 1..EQDS_MAX_SEGS seqs (eqds_txq_must_split()). */
+	EQDS_TXQ_DROP_INVALID,
 };
 
+/* Does the packet join its queue (marked or not)? */
+static inline bool eqds_txq_admitted(enum eqds_txq_admit a)
+{
+	return a == EQDS_TXQ_QUEUE || a == EQDS_TXQ_MARK || a == EQDS_TXQ_RED;
+}
+
 /*
- * May a packet join class cls? TCP's own control loop needs a queue that
+ * Must a GSO packet of len bytes in nsegs segments, each to get overhead
+ * bytes of outer headers, be split before it is queued? A packet consumes
+ * at most EQDS_MAX_SEGS seqs, and one whose bytes, with the outer headers
+ * of that many segments, pass the window could never be granted its
+ * credit in one window.
+ */
+bool eqds_txq_must_split(const struct eqds_txq *q, u32 len, u32 nsegs, u32 overhead);
+
+/*
+ * May a packet of wire_bytes in nsegs seqs join class cls? First, the
+ * totals (NULL: none) must stay within their limits: with thousands of
+ * destinations, each tunnel's own queue limit does not bound the memory.
+ * Then the class's queue. TCP's own control loop needs a queue that
  * drops or marks: tail drop when full, and CE marks for ECN-capable packets
  * as the queue grows, which ECN-capable TCP reacts to before a drop.
  * Marking is RED on the instantaneous queue length (no average: the queue
@@ -138,13 +185,19 @@ enum eqds_txq_admit {
  * and made TCP lose whole bursts. The random draw is asked for only when
  * it decides (EQDS_TXQ_RED), so most packets cost none.
  */
-enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls,
-				   const struct eqds_txq_limits *l);
+enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls, u32 wire_bytes,
+				   u32 nsegs, const struct eqds_txq_limits *l,
+				   const struct eqds_txq_totals *tot);
 /* For EQDS_TXQ_RED: mark, given rnd, a uniformly random u32? */
 bool eqds_txq_red_mark(const struct eqds_txq *q, u32 cls,
 		       const struct eqds_txq_limits *l, u32 rnd);
-/* The glue put a packet at the tail of class cls. */
-void eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes);
+/*
+ * The glue puts a packet at the tail of class cls: false, and nothing
+ * counted, if eqds_txq_admit() would call it invalid (the glue must not
+ * queue it). So every head the glue describes has at most EQDS_MAX_SEGS
+ * seqs, which fits struct eqds_txq_desc.
+ */
+bool eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes, u32 nsegs);
 /* The glue lost one that the core counted as waiting (a bug it warns of). */
 void eqds_txq_unqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes);
 /*
@@ -216,6 +269,13 @@ void eqds_txq_commit(struct eqds_txq *q, struct eqds_txq_pump *p,
  */
 void eqds_txq_skip(struct eqds_txq *q, struct eqds_txq_pump *p,
 		   const struct eqds_txq_step *st);
+/*
+ * The EQDS header of a committed step: a data packet carrying payload_len
+ * bytes of inner protocol next_proto (EQDS_NP_IPV4 or EQDS_NP_IPV6), or an
+ * RTS, which carries none whatever they say.
+ */
+void eqds_txq_step_hdr(const struct eqds_txq_step *st, u8 next_proto,
+		       u32 payload_len, struct eqds_pkt *hdr);
 /* End the pump: the time the timer must fire at (0: none). */
 u64 eqds_txq_pump_end(struct eqds_txq *q, struct eqds_txq_pump *p);
 
@@ -246,17 +306,21 @@ struct eqds_txq_cursor {
 };
 
 /*
- * A control packet from the tunnel's receiver. Not EQDS_CTRL_OK: it must
- * not touch the tunnel (core/ctrl_check.h), act is empty, and for an ack
- * of an epoch we left, fin may hold a FIN to disown it (fin->type set;
- * an RTS is then due). EQDS_CTRL_OK: act says what the core did: restart
- * (the receiver lost the epoch: a new one begun at clock, what was in
- * flight is for eqds_txq_requeue_next()), acked (what is wholly acknowledged
+ * A control packet from the tunnel's receiver. act->pump_now: the glue
+ * pumps before it unlocks (always for EQDS_CTRL_OK). Not EQDS_CTRL_OK: it
+ * must not touch the tunnel (core/ctrl_check.h), and for an ack of an
+ * epoch we left, fin may hold a FIN to disown it (fin->type set; an RTS is
+ * then due, and act->pump_now set); the rest of act is empty.
+ * EQDS_CTRL_OK: act says what the core did, or what the glue does next:
+ * restart (the receiver lost the epoch: the glue calls eqds_txq_restart()
+ * with its clock, which it reads only then, before anything else on the
+ * queue, and requeues from its cursor; nothing else is set but pump_now),
+ * acked (what is wholly acknowledged
  * is for eqds_txq_acked_next()), retransmit (the seq and the further holes
  * of a NACK's SACK bitmap are on the retransmit list).
  */
 enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *pkt,
-				     u64 now_ns, u32 clock, struct eqds_tx_actions *act,
+				     u64 now_ns, struct eqds_tx_actions *act,
 				     struct eqds_txq_cursor *cur, struct eqds_pkt *fin);
 /*
  * The next kept packet an ack freed: the ring slot to free its copy from.

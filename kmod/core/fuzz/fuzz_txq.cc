@@ -209,13 +209,20 @@ struct glue {
 		u32 una = q.tx.snd_una, slot;
 
 		memset(&fin, 0, sizeof(fin));
-		if (eqds_txq_ctrl(&q, &pkt, now, clock, &act, &cur, &fin) != EQDS_CTRL_OK) {
+		if (eqds_txq_ctrl(&q, &pkt, now, &act, &cur, &fin) != EQDS_CTRL_OK) {
 			FUZZ_CHECK(!act.restart && !act.acked && !act.retransmit);
+			FUZZ_CHECK(act.pump_now == (fin.type != 0));
 			return;
 		}
+		FUZZ_CHECK(act.pump_now);
 		if (act.restart) {
-			u32 prev = 0;
+			u32 prev = 0, epoch = q.tx.epoch;
 			bool any = false;
+
+			// Nothing changed until the glue restarts with its clock.
+			FUZZ_CHECK(!act.acked && !act.retransmit && cur.seq == cur.end);
+			eqds_txq_restart(&q, now, clock, &cur);
+			FUZZ_CHECK(q.tx.epoch != epoch);
 
 			FUZZ_CHECK(q.nrtx == 0 && q.rts_due);
 			FUZZ_CHECK(q.tx.snd_una == q.tx.snd_nxt);
@@ -291,12 +298,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			u32 bytes = (u32)rd.get(2) % (nsegs * 1600) + 1;
 			struct eqds_txq_limits l = { (u32)rd.get(1) % 64 + 1, (u32)rd.get(1) % 64,
 						     (u32)rd.get(1) % 64 };
-			enum eqds_txq_admit a = eqds_txq_admit(&g.q, cls, &l);
+			// The namespace's and the host's totals, if bit 5 says so.
+			struct eqds_txq_totals tot = {};
 
-			FUZZ_CHECK((a == EQDS_TXQ_DROP) == (g.q.qlen[cls] >= l.queue_limit));
-			if (a == EQDS_TXQ_DROP)
+			if (op & 0x20)
+				tot = { rd.get(3), rd.get(3), rd.get(3), rd.get(3) };
+			bool over = (tot.ns_limit && tot.ns_bytes + bytes > tot.ns_limit) ||
+				    (tot.host_limit && tot.host_bytes + bytes > tot.host_limit);
+			enum eqds_txq_admit a = eqds_txq_admit(&g.q, cls, bytes, nsegs, &l, &tot);
+
+			FUZZ_CHECK(a != EQDS_TXQ_DROP_INVALID);
+			FUZZ_CHECK((a == EQDS_TXQ_DROP_TOTAL) == over);
+			if (a == EQDS_TXQ_DROP_TOTAL)
 				break;
-			eqds_txq_enqueue(&g.q, cls, bytes);
+			FUZZ_CHECK((a == EQDS_TXQ_DROP) == (g.q.qlen[cls] >= l.queue_limit));
+			if (!eqds_txq_admitted(a))
+				break;
+			FUZZ_CHECK(eqds_txq_enqueue(&g.q, cls, bytes, nsegs));
 			g.queue[cls].push_back({ next_id++, bytes, nsegs, 0 });
 			g.state.push_back(0);
 			break;

@@ -150,7 +150,8 @@ struct sim {
 
 				x.newq.push_back(app);
 				x.segs[app] = 1 + (u32)(rng() % 3);
-				eqds_txq_enqueue(&x.q, 0, x.segs[app] * MTU);
+				EXPECT_TRUE(eqds_txq_enqueue(&x.q, 0, x.segs[app] * MTU,
+							     x.segs[app]));
 			}
 		}
 	}
@@ -191,21 +192,9 @@ struct sim {
 	{
 		struct eqds_pkt pkt;
 
-		memset(&pkt, 0, sizeof(pkt));
-		pkt.type = EQDS_TYPE_DATA;
-		pkt.flags = st.flags;
-		pkt.path_id = st.path;
-		pkt.epoch = st.epoch;
-		pkt.data.seq = st.seq;
-		pkt.data.seg_count = st.nsegs;
-		pkt.data.pull_target = st.pull_target;
-		if (st.kind == EQDS_TXQ_RTS) {
-			pkt.next_proto = EQDS_NP_NONE;
-		} else {
-			pkt.next_proto = EQDS_NP_IPV4;
-			pkt.payload_len = 24;
+		eqds_txq_step_hdr(&st, EQDS_NP_IPV4, 24, &pkt);
+		if (st.kind != EQDS_TXQ_RTS)
 			x.charged += eqds_tx_cost(&x.q.tx, st.wire_bytes, st.nsegs);
-		}
 		emit(x.id, true, pkt, app);
 	}
 
@@ -290,21 +279,22 @@ struct sim {
 
 		memset(&fin, 0, sizeof(fin));
 		// A FIN disowning an old epoch is not modelled here: not sent.
-		if (eqds_txq_ctrl(&x.q, &pkt, now, x.q.tx.epoch + 1000, &act, &cur,
-				  &fin) != EQDS_CTRL_OK) {
-			if (fin.type)
+		if (eqds_txq_ctrl(&x.q, &pkt, now, &act, &cur, &fin) != EQDS_CTRL_OK) {
+			if (act.pump_now)
 				pump(x);
 			return;
 		}
 		x.gained += act.credit_gained;
 		if (act.restart) {
+			eqds_txq_restart(&x.q, now, x.q.tx.epoch + 1000, &cur);
 			requeued(x, &cur);
 		} else if (act.acked) {
 			ASSERT_TRUE(eqds_seq_after(act.acked_to, una));
 			while (eqds_txq_acked_next(&x.q, &cur, &slot))
 				;
 		}
-		pump(x);
+		if (act.pump_now)
+			pump(x);
 	}
 
 	void tx_timer(sender &x)

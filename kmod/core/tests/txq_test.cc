@@ -56,7 +56,13 @@ struct txq_fixture : public ::testing::Test {
 	void enqueue(int cls, int id, u32 nsegs = 1, u32 bytes = PKT)
 	{
 		queue[cls].push_back({ id, bytes, nsegs });
-		eqds_txq_enqueue(&q, (u32)cls, bytes);
+		ASSERT_TRUE(eqds_txq_enqueue(&q, (u32)cls, bytes, nsegs));
+	}
+
+	// One MTU-sized packet, no namespace or host totals.
+	enum eqds_txq_admit admit(u32 cls, const struct eqds_txq_limits *l)
+	{
+		return eqds_txq_admit(&q, cls, PKT, 1, l, nullptr);
 	}
 
 	void grow(u32 size)
@@ -128,7 +134,7 @@ struct txq_fixture : public ::testing::Test {
 		pull_no += quanta;
 		struct eqds_pkt c = ctrl(q.tx.epoch, EQDS_F_PULL, 0, pull_no);
 
-		ASSERT_EQ(eqds_txq_ctrl(&q, &c, now, 0, &act, &cur, &fin), EQDS_CTRL_OK);
+		ASSERT_EQ(eqds_txq_ctrl(&q, &c, now, &act, &cur, &fin), EQDS_CTRL_OK);
 	}
 
 	// An ack (and NACK/SACK) from the receiver; frees what it covers.
@@ -140,7 +146,7 @@ struct txq_fixture : public ::testing::Test {
 		u32 slot;
 		struct eqds_pkt c = ctrl(q.tx.epoch, EQDS_F_ACK | flags, to, 0, WIRE_Q, sack);
 
-		EXPECT_EQ(eqds_txq_ctrl(&q, &c, now, 0, &act, &cur, &fin), EQDS_CTRL_OK);
+		EXPECT_EQ(eqds_txq_ctrl(&q, &c, now, &act, &cur, &fin), EQDS_CTRL_OK);
 		while (eqds_txq_acked_next(&q, &cur, &slot)) {
 			EXPECT_NE(ptrs[slot], nullptr);
 			ptrs[slot] = nullptr;
@@ -177,32 +183,124 @@ TEST(TxqHelpers, WireBytesAndFirstEpoch)
 	EXPECT_EQ(sizeof(struct eqds_txq_desc), 8u);
 }
 
+// The module and the simulator start a tunnel with the same parameters.
+TEST(TxqHelpers, StartFromWindowInPacketsAndClock)
+{
+	struct eqds_txq q;
+
+	eqds_txq_start(&q, 150, true, EQDS_TXQ_RTO_MIN_NS, 0, 5, 9);
+	EXPECT_EQ(q.tx.epoch, 1u);	// eqds_txq_first_epoch(0)
+	EXPECT_EQ(q.tx.credit.window, 150u * EQDS_TXQ_QUANTUM_GUESS);
+	EXPECT_EQ(q.tx.credit.credit, q.tx.credit.window);	// burst mode
+	EXPECT_EQ(q.tx.credit.quantum, (u32)EQDS_TXQ_QUANTUM_GUESS);
+	EXPECT_EQ(q.tx.rto_min_ns, 10000000u);
+	EXPECT_EQ(q.path, 9);
+	EXPECT_FALSE(q.rts_due);
+	eqds_txq_start(&q, 2, false, 1000, 0x1234, 5, 0);
+	EXPECT_EQ(q.tx.epoch, 0x1234u);
+	EXPECT_EQ(q.tx.credit.credit, 0u);
+	EXPECT_TRUE(q.rts_due);
+}
+
 TEST_F(txq_fixture, AdmitDropsAtLimitAndMarksByRed)
 {
 	struct eqds_txq_limits l = { 10, 4, 8 };
 
 	for (int i = 0; i < 4; i++) {
-		EXPECT_EQ(eqds_txq_admit(&q, 0, &l), EQDS_TXQ_QUEUE);
+		EXPECT_EQ(admit(0, &l), EQDS_TXQ_QUEUE);
 		enqueue(0, i);
 	}
 	// qlen 4 = ecn_min: mark with probability 1/5, decided by the draw.
-	EXPECT_EQ(eqds_txq_admit(&q, 0, &l), EQDS_TXQ_RED);
+	EXPECT_EQ(admit(0, &l), EQDS_TXQ_RED);
 	EXPECT_TRUE(eqds_txq_red_mark(&q, 0, &l, 0));
 	EXPECT_FALSE(eqds_txq_red_mark(&q, 0, &l, 0xffffffffu));
 	for (int i = 4; i < 8; i++)
 		enqueue(0, i);
-	EXPECT_EQ(eqds_txq_admit(&q, 0, &l), EQDS_TXQ_MARK);
+	EXPECT_EQ(admit(0, &l), EQDS_TXQ_MARK);
 	enqueue(0, 8);
 	enqueue(0, 9);
-	EXPECT_EQ(eqds_txq_admit(&q, 0, &l), EQDS_TXQ_DROP);
+	EXPECT_EQ(admit(0, &l), EQDS_TXQ_DROP);
 	// The other class has its own queue.
-	EXPECT_EQ(eqds_txq_admit(&q, 1, &l), EQDS_TXQ_QUEUE);
+	EXPECT_EQ(admit(1, &l), EQDS_TXQ_QUEUE);
 	// Defaults: step marking from half the limit.
 	struct eqds_txq_limits d = { 20, 0, 0 };
 
-	EXPECT_EQ(eqds_txq_admit(&q, 0, &d), EQDS_TXQ_MARK);
+	EXPECT_EQ(admit(0, &d), EQDS_TXQ_MARK);
 	EXPECT_EQ(q.queued_bytes, 10ull * PKT);
 	EXPECT_EQ(eqds_txq_len(&q), 10u);
+}
+
+// The namespace's and the host's queued bytes, each against its own limit,
+// before the class queue's: a packet that would take a total past its limit
+// is dropped for that reason, one that reaches it exactly is not.
+TEST_F(txq_fixture, AdmitChecksTheTotalsFirst)
+{
+	struct eqds_txq_limits l = { 1, 0, 0 };
+	struct eqds_txq_totals t = { 1000, 1000 + PKT, 0, 0 };
+
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_QUEUE);
+	t.ns_bytes++;
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_DROP_TOTAL);
+	t.ns_limit = 0;		// none
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_QUEUE);
+	t.host_bytes = 5000;
+	t.host_limit = 5000 + PKT;
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_QUEUE);
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT + 1, 1, &l, &t), EQDS_TXQ_DROP_TOTAL);
+	// Near 2^64: no wrap lets a packet through.
+	t.host_bytes = ~0ull - 10;
+	t.host_limit = ~0ull;
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_DROP_TOTAL);
+	t.host_limit = 0;
+	enqueue(0, 1);
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_DROP);
+	t.ns_limit = 1;
+	EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, 1, &l, &t), EQDS_TXQ_DROP_TOTAL);
+	EXPECT_FALSE(eqds_txq_admitted(EQDS_TXQ_DROP_TOTAL));
+	EXPECT_TRUE(eqds_txq_admitted(EQDS_TXQ_RED));
+}
+
+// A class that does not exist, or a packet of no seqs or of more than one
+// packet may consume, is refused before anything is counted, so the u8 of
+// struct eqds_txq_desc always holds the head's nsegs.
+TEST_F(txq_fixture, AdmitAndEnqueueRefuseBadClassAndSegs)
+{
+	struct eqds_txq_limits l = { 100, 0, 0 };
+
+	EXPECT_EQ(eqds_txq_admit(&q, EQDS_TXQ_NCLASSES, PKT, 1, &l, nullptr),
+		  EQDS_TXQ_DROP_INVALID);
+	EXPECT_EQ(eqds_txq_admit(&q, ~0u, PKT, 1, &l, nullptr), EQDS_TXQ_DROP_INVALID);
+	EXPECT_FALSE(eqds_txq_red_mark(&q, EQDS_TXQ_NCLASSES, &l, 0));
+	EXPECT_EQ(eqds_txq_admit(&q, 1, PKT, EQDS_MAX_SEGS, &l, nullptr), EQDS_TXQ_QUEUE);
+	for (u32 n : { 0u, EQDS_MAX_SEGS + 1u, 255u, 256u, 65535u, 65536u }) {
+		EXPECT_EQ(eqds_txq_admit(&q, 0, PKT, n, &l, nullptr), EQDS_TXQ_DROP_INVALID)
+			<< n;
+		EXPECT_FALSE(eqds_txq_enqueue(&q, 0, PKT, n)) << n;
+	}
+	EXPECT_FALSE(eqds_txq_enqueue(&q, EQDS_TXQ_NCLASSES, PKT, 1));
+	EXPECT_EQ(eqds_txq_len(&q), 0u);
+	EXPECT_EQ(q.queued_bytes, 0u);
+	EXPECT_TRUE(eqds_txq_enqueue(&q, 1, PKT, EQDS_MAX_SEGS));
+	EXPECT_EQ(q.qlen[1], 1u);
+	eqds_txq_unqueue(&q, EQDS_TXQ_NCLASSES, PKT);	// ignored
+	EXPECT_EQ(eqds_txq_len(&q), 1u);
+}
+
+// A GSO packet is split when it has more segments than seqs a packet may
+// take, or when its bytes with the outer headers of EQDS_MAX_SEGS segments
+// pass the window.
+TEST_F(txq_fixture, MustSplitAtTheBoundaries)
+{
+	const u32 oh = 50, fit = WIN - EQDS_MAX_SEGS * oh;
+
+	EXPECT_FALSE(eqds_txq_must_split(&q, 1000, EQDS_MAX_SEGS, oh));
+	for (u32 n : { EQDS_MAX_SEGS + 1u, 255u, 256u, 65535u })
+		EXPECT_TRUE(eqds_txq_must_split(&q, 1000, n, oh)) << n;
+	EXPECT_FALSE(eqds_txq_must_split(&q, fit, 2, oh));
+	EXPECT_TRUE(eqds_txq_must_split(&q, fit + 1, 2, oh));
+	// No overflow at the top of u32.
+	EXPECT_TRUE(eqds_txq_must_split(&q, ~0u, 2, oh));
+	EXPECT_TRUE(eqds_txq_must_split(&q, 1000, 2, ~0u));
 }
 
 TEST_F(txq_fixture, RtsOnlyWhenDueQueuedAndNothingSent)
@@ -227,6 +325,45 @@ TEST_F(txq_fixture, RtsOnlyWhenDueQueuedAndNothingSent)
 	pump();
 	ASSERT_EQ(out.size(), 1u);	// data went: no RTS with it
 	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_NEW);
+}
+
+// The header of each kind of step: what the module, the simulator and the
+// loop test put on the wire, and it passes the codec's rules.
+TEST_F(txq_fixture, StepHeaderIsTheCommittedStep)
+{
+	struct eqds_pkt h, back;
+	u8 buf[EQDS_MAX_HLEN];
+
+	enqueue(0, 1, 3, 3 * PKT);
+	pump();		// an RTS
+	pull(2);
+	pump();		// the packet
+	ASSERT_EQ(out.size(), 2u);
+	for (const sent &s : out) {
+		const struct eqds_txq_step &st = s.st;
+		bool rts = st.kind == EQDS_TXQ_RTS;
+
+		eqds_txq_step_hdr(&st, EQDS_NP_IPV6, 4000, &h);
+		EXPECT_EQ(h.type, EQDS_TYPE_DATA);
+		EXPECT_EQ(h.flags, st.flags);
+		EXPECT_EQ(h.path_id, st.path);
+		EXPECT_EQ(h.epoch, EPOCH);
+		EXPECT_EQ(h.hlen, EQDS_DATA_HLEN);
+		EXPECT_EQ(h.data.seq, st.seq);
+		EXPECT_EQ(h.data.pull_target, st.pull_target);
+		EXPECT_EQ(h.data.seg_count, rts ? 0 : 3);
+		EXPECT_EQ(h.next_proto, rts ? EQDS_NP_NONE : EQDS_NP_IPV6);
+		EXPECT_EQ(h.payload_len, rts ? 0u : 4000u);
+		EXPECT_EQ(eqds_pkt_check(&h), 0);
+		ASSERT_EQ(eqds_encode(buf, sizeof(buf), &h), EQDS_DATA_HLEN);
+		ASSERT_EQ(eqds_decode(buf, EQDS_DATA_HLEN + h.payload_len, &back),
+			  EQDS_DATA_HLEN);
+		EXPECT_EQ(back.data.seq, st.seq);
+		EXPECT_EQ(back.flags, st.flags);
+	}
+	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_RTS);
+	EXPECT_TRUE(out[0].st.flags & EQDS_F_RTS);
+	EXPECT_EQ(out[1].st.kind, EQDS_TXQ_NEW);
 }
 
 TEST_F(txq_fixture, HigherClassFirstAndItsHeadBlocksLowerOnes)
@@ -380,7 +517,7 @@ TEST_F(txq_fixture, ResyncAfterMissingPacketLetsTheTunnelGoOn)
 	struct eqds_txq_step st;
 	u32 qlen[EQDS_TXQ_NCLASSES] = {};
 
-	eqds_txq_enqueue(&q, 0, PKT);	// counted, but never in the glue's queue
+	eqds_txq_enqueue(&q, 0, PKT, 1);	// counted, but never in the glue's queue
 	pull(2);
 	eqds_txq_pump_begin(&p, now);
 	ASSERT_EQ(eqds_txq_pump_next(&q, &p, heads, &st), EQDS_TXQ_NEW);
@@ -454,8 +591,15 @@ TEST_F(txq_fixture, RestartRequeuesNewestFirstIntoTheirClasses)
 
 	struct eqds_pkt rst = ctrl(e0, EQDS_F_RST);
 
-	ASSERT_EQ(eqds_txq_ctrl(&q, &rst, now, e0 + 50, &act, &cur, &fin), EQDS_CTRL_OK);
+	ASSERT_EQ(eqds_txq_ctrl(&q, &rst, now, &act, &cur, &fin), EQDS_CTRL_OK);
 	EXPECT_TRUE(act.restart);
+	EXPECT_TRUE(act.pump_now);
+	// The core asks for the clock instead of having it read for every
+	// control packet: nothing has changed yet.
+	EXPECT_EQ(q.tx.epoch, e0);
+	EXPECT_EQ(q.nrtx, 1);
+	EXPECT_FALSE(eqds_txq_requeue_next(&q, &cur, &slot, &d));
+	eqds_txq_restart(&q, now, e0 + 50, &cur);
 	EXPECT_EQ(q.tx.epoch, e0 + 50);
 	EXPECT_EQ(q.nrtx, 0);
 	EXPECT_TRUE(q.rts_due);
@@ -492,18 +636,26 @@ TEST_F(txq_fixture, StaleAckIsDisownedAndAsksAgain)
 	q.rts_due = false;
 	struct eqds_pkt old = ctrl(EPOCH - 5, EQDS_F_ACK | EQDS_F_PULL, 0, 1);
 
-	EXPECT_EQ(eqds_txq_ctrl(&q, &old, now, 0, &act, &cur, &fin), EQDS_CTRL_STALE);
+	EXPECT_EQ(eqds_txq_ctrl(&q, &old, now, &act, &cur, &fin), EQDS_CTRL_STALE);
 	EXPECT_EQ(fin.type, EQDS_TYPE_DATA);
 	EXPECT_EQ(fin.flags, EQDS_F_FIN);
 	EXPECT_EQ(fin.epoch, EPOCH - 5);
 	EXPECT_TRUE(q.rts_due);
+	EXPECT_TRUE(act.pump_now);	// the RTS goes now, with the FIN
 	EXPECT_EQ(q.tx.credit.credit, 0u);
-	// An ack beyond what was sent: refused whole.
+	// Again at once: rate limited, no FIN, nothing to pump for.
 	memset(&fin, 0, sizeof(fin));
+	EXPECT_EQ(eqds_txq_ctrl(&q, &old, now, &act, &cur, &fin), EQDS_CTRL_STALE);
+	EXPECT_EQ(fin.type, 0);
+	EXPECT_FALSE(act.pump_now);
+	// An ack beyond what was sent: refused whole.
 	struct eqds_pkt bad = ctrl(EPOCH, EQDS_F_ACK, q.tx.snd_nxt + 5);
 
-	EXPECT_EQ(eqds_txq_ctrl(&q, &bad, now, 0, &act, &cur, &fin), EQDS_CTRL_BAD_ACK);
+	EXPECT_EQ(eqds_txq_ctrl(&q, &bad, now, &act, &cur, &fin), EQDS_CTRL_BAD_ACK);
 	EXPECT_EQ(fin.type, 0);
+	EXPECT_FALSE(act.pump_now);
+	// An accepted one always pumps.
+	EXPECT_TRUE(ack(q.tx.snd_una).pump_now);
 }
 
 TEST_F(txq_fixture, RingNeedRefusesWhatCannotBeKept)

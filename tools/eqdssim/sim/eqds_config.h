@@ -12,6 +12,7 @@
 #include "congestion.h"
 #include "grant.h"
 #include "rxq.h"
+#include "txq.h"
 
 #include "event_queue.h"
 
@@ -33,9 +34,8 @@ struct EqdsConfig {
 	// kmod/pull.h; the timer floor is core/grant.h's, an option here
 	uint32_t quantum = 1536;			// EQDS_QUANTUM
 	SimTime pacer_min_interval = EQDS_PACER_MIN_NS;
-	// kmod/tx_tunnel.c, kmod/tunnel.h
-	uint32_t quantum_guess = 1536;			// EQDS_QUANTUM_GUESS
-	SimTime rto_min = 10 * kMs;			// EQDS_RTO_MIN_NS
+	// kmod/core/txq.h (an option here)
+	SimTime rto_min = EQDS_TXQ_RTO_MIN_NS;
 	// The receiver's timeouts and ack policy: the core's (core/rxq.h)
 	struct eqds_rxq_cfg rxq = eqds_rxq_defaults;
 };

@@ -24,9 +24,8 @@ SenderTunnel::SenderTunnel(Host &host, uint32_t peer)
 	const EqdsConfig &cfg = host.cfg();
 	u8 path = (u8)host.rng()();
 
-	eqds_txq_init(&q_, eqds_txq_first_epoch(host.epoch_clock()),
-		      cfg.window_pkts * cfg.quantum_guess, cfg.quantum_guess, cfg.burst_mode,
-		      (u32)cfg.rto_min, host.now(), path);
+	eqds_txq_start(&q_, cfg.window_pkts, cfg.burst_mode, (u32)cfg.rto_min,
+		       host.epoch_clock(), host.now(), path);
 	eqds_txq_ring_move(&q_, ring_.data(), (u32)ring_.size(), nullptr, nullptr);
 	ledger_.initial = q_.tx.credit.credit;
 }
@@ -49,22 +48,10 @@ void SenderTunnel::send_data(const AppData *app, const struct eqds_txq_step &st)
 {
 	struct eqds_pkt hdr;
 
-	std::memset(&hdr, 0, sizeof(hdr));
-	hdr.type = EQDS_TYPE_DATA;
-	hdr.flags = st.flags;
-	hdr.path_id = st.path;
-	hdr.epoch = st.epoch;
-	hdr.hlen = EQDS_DATA_HLEN;
-	hdr.data.seq = st.seq;
-	hdr.data.pull_target = st.pull_target;
-	hdr.data.seg_count = st.nsegs;
+	eqds_txq_step_hdr(&st, EQDS_NP_IPV4, app ? app->inner_bytes : 0, &hdr);
 	if (app) {
-		hdr.next_proto = EQDS_NP_IPV4;
-		hdr.payload_len = app->inner_bytes;
 		host_.counters().tx_data++;
 		ledger_.charged += eqds_tx_cost(&q_.tx, st.wire_bytes, st.nsegs);
-	} else {
-		hdr.next_proto = EQDS_NP_NONE;
 	}
 	host_.send_packet(peer_, hdr, app);
 }
@@ -125,12 +112,15 @@ bool SenderTunnel::capture(const AppData &d)
 {
 	const struct eqds_txq_limits lim = { host_.cfg().queue_limit, 0, 0 };
 
-	if (eqds_txq_admit(&q_, 0, &lim) == EQDS_TXQ_DROP) {
+	uint32_t bytes = wire_bytes(d);
+
+	// MARK and RED queue unmarked: the application does not react to CE.
+	if (!eqds_txq_admitted(eqds_txq_admit(&q_, 0, bytes, 1, &lim, nullptr))) {
 		host_.counters().drop_queue_full++;
 		return false;
 	}
-	queue_.push_back(Queued{ d, wire_bytes(d) });
-	eqds_txq_enqueue(&q_, 0, queue_.back().wire_bytes);
+	queue_.push_back(Queued{ d, bytes });
+	eqds_txq_enqueue(&q_, 0, bytes, 1);
 	pump(host_.now());
 	refill();
 	return true;
@@ -147,7 +137,7 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 	u32 slot;
 
 	std::memset(&fin, 0, sizeof(fin));
-	switch (eqds_txq_ctrl(&q_, &pkt, now, host_.epoch_clock(), &act, &cur, &fin)) {
+	switch (eqds_txq_ctrl(&q_, &pkt, now, &act, &cur, &fin)) {
 	case EQDS_CTRL_OK:
 		break;
 	case EQDS_CTRL_STALE:
@@ -155,8 +145,9 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 		if (fin.type) {
 			host_.counters().fins_sent++;
 			host_.send_packet(peer_, fin, nullptr);
-			pump(now);
 		}
+		if (act.pump_now)
+			pump(now);
 		return;
 	default:
 		host_.counters().drop_ctrl++;
@@ -169,6 +160,7 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 		host_.counters().pulls_rcvd++;
 	if (act.restart) {
 		host_.counters().rsts_rcvd++;
+		eqds_txq_restart(&q_, now, host_.epoch_clock(), &cur);
 		while (eqds_txq_requeue_next(&q_, &cur, &slot, &d)) {
 			inflight_bytes_ -= d.wire_bytes;
 			queue_.push_front(Queued{ kept_[slot], d.wire_bytes });
@@ -181,7 +173,8 @@ void SenderTunnel::ctrl_rcv(const struct eqds_pkt &pkt)
 		if (act.retransmit)
 			host_.counters().nacks_rcvd++;
 	}
-	pump(now);
+	if (act.pump_now)
+		pump(now);
 	audit();
 	refill();
 }
