@@ -4,10 +4,10 @@
 # outer header as sent:
 #  - VXLAN, Geneve and GRE tunnels whose underlay addresses are EQDS
 #    destinations (already-encapsulated packets, GSO included, over EQDS):
-#    a TCP transfer over the overlay has the same sha256 at both ends;
+#    a TCP transfer over the overlay arrives intact;
 #  - a router that rewrites the outer IPv4 ID of EQDS packets (RFC 6864
 #    allows it for DF datagrams) to a constant, then to random values: the
-#    transfer keeps its sha256, the receiver counts the rewritten IDs and
+#    transfer arrives intact, the receiver counts the rewritten IDs and
 #    the sender falls back to numbering every segment itself;
 #  - the outer DS field of RTS probes (packets without an inner header) is
 #    0, never bytes of an uninitialised buffer.

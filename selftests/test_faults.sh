@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Faults (issue 6, acceptance 4): TCP over EQDS from h1 to h2 must arrive
-# intact (SHA-256) through each of them, and the module must stay clean.
+# intact (checked byte by byte) through each of them, and the module must stay clean.
 #  - loss of each kind of control packet: pulls, acks, NACKs, RSTs, FINs
 #    (nftables drops them by the EQDS header's type and flags bytes);
 #  - duplicated and reordered control packets (netem on h2's egress);
@@ -102,7 +102,7 @@ wait $spid
 n=$(dropped_at h1)
 no_drops h1
 s=$(cat $out.s) r=$(cat $out.r)
-[ -n "$r" ] && [ "$r" = "$s" ] && ok "half of the RSTs lost: $MB MiB, sha256 matches" ||
+[ -n "$r" ] && [ "$r" = "$s" ] && ok "half of the RSTs lost: $MB MiB, content intact" ||
 	fail "half of the RSTs lost" "sent '$s' received '$r'"
 echo "RSTs dropped at h1: ${n:-0}; h1 restarts: $(grew h1 restarts "$r0")"
 check "h2: idle timeout 10 s" ctl h2 set idle-timeout 10000

@@ -8,7 +8,7 @@
 #     that are not peers, data for tunnels h2 does not know, control packets
 #     with guessed epochs. Each packet belongs to a class whose fate the
 #     design decides, and h2's per-reason drop counters must account for
-#     every one of them exactly; the transfer's SHA-256 must match.
+#     every one of them exactly; the transfer must arrive intact.
 # (b) Forged pulls at a sender, spoofing its receiver: off path (guessed
 #     epochs) and on path (the real epoch, sniffed, with pull numbers far
 #     ahead): every one is counted and dropped, and the sender does not go
