@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Faults (issue 6, acceptance 4): TCP over EQDS from h1 to h2 must arrive
-# intact (checked byte by byte) through each of them, and the module must stay clean.
+# intact (checked byte by byte) through each of them, and the module must
+# stay clean.
 #  - loss of each kind of control packet: pulls, acks, NACKs, RSTs, FINs
 #    (nftables drops them by the EQDS header's type and flags bytes);
 #  - duplicated and reordered control packets (netem on h2's egress);
