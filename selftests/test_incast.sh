@@ -7,6 +7,12 @@
 # empty, the switch drops (nearly) nothing and every sender gets its fair
 # share. The same run without EQDS is printed beside.
 #
+# Shares are measured at the receiver (TCP bytes from each sender, counted
+# by nftables) from 3 s to SECS - 1 s after the clients are launched, while
+# every flow runs: under emulation the eight iperf3 clients take up to a
+# few seconds to start, and a flow that runs alone for a while at the start
+# or the end is not unfair. iperf3's own totals are printed beside.
+#
 #   s1..s8 (10.0.i.1) -- sw -- tbf 100mbit, 30 packets --> rcv (10.9.0.1)
 source "$(dirname "$0")/lib.sh"
 trap ns_del_all EXIT
@@ -34,6 +40,20 @@ fi
 check "shape the switch port to the receiver: $RATE Mbit/s, $BUF packets" \
 	link_shaped sw swr rate ${RATE}mbit limit "$BUF"
 check "native ping s1 -> rcv" ip netns exec s1 ping -c 1 -W 2 -q 10.9.0.1
+check "rcv: a counter of TCP bytes from each sender" ip netns exec rcv nft -f - <<EOF
+table ip incast {
+	chain in {
+		type filter hook input priority 0; policy accept;
+$(for i in $(seq $N); do echo "		ip saddr 10.0.$i.1 ip protocol tcp counter"; done)
+	}
+}
+EOF
+
+# sender_bytes: the TCP bytes each sender got to rcv so far, one line.
+sender_bytes() {
+	ip netns exec rcv nft list chain ip incast in |
+		awk '/counter/ {for (i = 1; i < NF; i++) if ($i == "bytes") printf "%s ", $(i + 1)} END {print ""}'
+}
 
 # run LABEL: N iperf3 flows at once, one per sender; sets res_* figures.
 run() {
@@ -48,6 +68,15 @@ run() {
 		ip netns exec s$i iperf3 -c 10.9.0.1 -p $((5200 + i)) -t "$SECS" -O 1 -J \
 			> /tmp/incast.$i.json 2> /dev/null &
 	done
+	# Every sender's bytes from 3 s to SECS - 1 s from here, each reading
+	# timed at the middle of the (slow, emulated) nft call that made it.
+	(
+		sleep 3
+		t0=$(date +%s.%N) b0=$(sender_bytes) t0=$(echo "$t0 $(date +%s.%N)" | awk '{printf "%.6f", ($1 + $2) / 2}')
+		sleep $((SECS - 4))
+		t1=$(date +%s.%N) b1=$(sender_bytes) t1=$(echo "$t1 $(date +%s.%N)" | awk '{printf "%.6f", ($1 + $2) / 2}')
+		echo "$b0 $b1 $t1 $t0"
+	) > $samples.mid &
 	# The bottleneck queue, sampled while the flows run.
 	(
 		sleep 2
@@ -75,8 +104,12 @@ PY
 	res_retx=$(for i in $(seq $N); do echo "${res_mbit[i]#*/}"; done | awk '{s += $1} END {print s}')
 	for i in $(seq $N); do res_mbit[i]=${res_mbit[i]%/*}; done
 	unset 'res_mbit[0]'
+	# Mbit/s per sender while all compete.
+	res_mid=($(awk -v n=$N '{for (i = 1; i <= n; i++)
+		printf "%.1f ", ($(n + i) - $i) * 8 / ($(2 * n + 1) - $(2 * n + 2)) / 1e6}' $samples.mid))
+	rm -f $samples.mid
 	res_total=$(echo "${res_mbit[@]}" | awk '{for (i = 1; i <= NF; i++) s += $i; printf "%.1f", s}')
-	res_jain=$(jain "${res_mbit[@]}")
+	res_jain=$(jain "${res_mid[@]}")
 	res_drops=$(($(qdisc_stat sw swr tbf drops) - d0))
 	res_pkts=$(($(qdisc_stat sw swr tbf packets) - p0))
 	res_qmax=$(sort -n $samples | tail -1 | cut -d' ' -f1)
@@ -85,12 +118,13 @@ PY
 	res_dropt=$(awk 'NR > 1 && $2 > d {n++; if ($2 - d > m) m = $2 - d} {d = $2}
 		END {printf "drops in %d of %d samples, at most %d in one", n, NR - 1, m}' $samples)
 	# The worst sender's distance from the fair share, in percent.
-	res_dev=$(echo "${res_mbit[@]}" | awk '{for (i = 1; i <= NF; i++) s += $i; f = s / NF;
+	res_dev=$(echo "${res_mid[@]}" | awk '{for (i = 1; i <= NF; i++) s += $i; f = s / NF;
 		for (i = 1; i <= NF; i++) { d = ($i - f) / f * 100; if (d < 0) d = -d; if (d > m) m = d }
 		printf "%.0f", m}')
 	rm -f $samples
 	echo "[${SECONDS}s] $label: per sender ${res_mbit[*]} Mbit/s; total $res_total Mbit/s;" \
-		"Jain $res_jain; worst sender ${res_dev}% from the fair share;" \
+		"while all compete ${res_mid[*]} Mbit/s: Jain $res_jain," \
+		"worst sender ${res_dev}% from the fair share;" \
 		"bottleneck: $res_drops drops of $((res_pkts + res_drops)) packets," \
 		"queue max ${res_qmax:-?} avg ${res_qavg} packets ($res_dropt);" \
 		"TCP retransmits $res_retx"
@@ -115,7 +149,7 @@ for i in $(seq $N); do [ "${res_mbit[i]%.*}" -gt 0 ] || all=0; done
 	ok "EQDS: the switch drops almost nothing ($e_drops of $((e_pkts + e_drops)))" ||
 	fail "EQDS: the switch drops almost nothing" "$e_drops drops of $((e_pkts + e_drops)) packets"
 [ "$e_dev" -le 10 ] && ok "EQDS: every sender within 10% of the fair share (worst $e_dev%)" ||
-	fail "EQDS: every sender within 10% of the fair share" "worst is $e_dev% off: ${res_mbit[*]}"
+	fail "EQDS: every sender within 10% of the fair share" "worst is $e_dev% off: ${res_mid[*]}"
 awk -v j="$e_jain" 'BEGIN {exit !(j >= 0.98)}' && ok "EQDS: Jain's index $e_jain >= 0.98" ||
 	fail "EQDS: Jain's index >= 0.98" "$e_jain"
 
