@@ -76,7 +76,13 @@ enum eqds_stats_attr eqds_admit_data(struct eqds_net *en, struct sk_buff *skb,
 		return EQDS_STATS_A_DROP_INNER;
 	if (!(pkt->flags & EQDS_F_SYN) || eqds_rxt_lookup(en, peer, local))
 		return 0;
-	/* This packet creates the tunnel (unless another CPU is at it too). */
-	pkt->data.pull_target = min_t(u16, pkt->data.pull_target, EQDS_NEW_PULL_TARGET);
+	/*
+	 * This packet creates the tunnel (unless another CPU is at it too).
+	 * A new tunnel has pulled nothing, so its absolute pull target
+	 * (core/credit.h) is the number of pulls it asks for; a number behind
+	 * 0 asks for none.
+	 */
+	pkt->data.pull_target = clamp_t(s16, (s16)pkt->data.pull_target, 0,
+					EQDS_NEW_PULL_TARGET);
 	return new_tunnel_ok(en);
 }

@@ -176,12 +176,12 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 	}
 }
 
-static void demand(struct eqds_rxt *t, u16 pull_target)
+static void demand(struct eqds_rxt *t, u16 pull_target, bool probe)
 {
 	struct eqds_net *en = t->en;
 
 	spin_lock(&en->sched_lock);
-	if (eqds_rxq_demand(&en->sched, &t->rx, pull_target))
+	if (eqds_rxq_demand(&en->sched, &t->rx, pull_target, probe))
 		eqds_pacer_kick(en);
 	spin_unlock(&en->sched_lock);
 }
@@ -316,7 +316,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		return;
 	}
 	t->last_used = jiffies;
-	demand(t, pkt->data.pull_target);
+	demand(t, pkt->data.pull_target, pkt->flags & EQDS_F_RTS);
 
 	if (!nsegs) {
 		consume_skb(skb);	/* RTS: demand only */

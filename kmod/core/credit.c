@@ -67,7 +67,7 @@ bool eqds_credit_take(struct eqds_credit *c, u32 bytes)
 	return true;
 }
 
-u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued)
+u32 eqds_credit_need(const struct eqds_credit *c, u64 queued)
 {
 	u32 want, quanta;
 
@@ -78,19 +78,29 @@ u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued)
 	quanta = want / c->quantum + (want % c->quantum != 0);
 	quanta = eqds_min_u32(quanta, eqds_window_quanta(c->window,
 							 c->quantum));
-	return (u16)eqds_min_u32(quanta, 0xffff);
+	return eqds_min_u32(quanta, EQDS_DEMAND_MAX_QUANTA);
+}
+
+u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued)
+{
+	return (u16)(c->pull_hi + eqds_credit_need(c, queued));
 }
 
 void eqds_pullgen_init(struct eqds_pullgen *g, u32 max_ahead)
 {
 	g->pull_no = 0;
 	g->target = 0;
-	g->max_ahead = max_ahead;
+	g->max_ahead = eqds_min_u32(max_ahead, EQDS_DEMAND_MAX_QUANTA);
 }
 
-void eqds_pullgen_demand(struct eqds_pullgen *g, u16 pull_target)
+void eqds_pullgen_demand(struct eqds_pullgen *g, u16 pull_target, bool probe)
 {
-	g->target = g->pull_no + eqds_min_u32(pull_target, g->max_ahead);
+	s16 ahead = (s16)(u16)(pull_target - (u16)g->pull_no);
+	u32 n = ahead > 0 ? eqds_min_u32((u32)ahead, g->max_ahead) : 0;
+
+	if (probe && !n)
+		n = 1;
+	g->target = g->pull_no + n;
 }
 
 u32 eqds_pullgen_outstanding(const struct eqds_pullgen *g)

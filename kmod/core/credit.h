@@ -77,19 +77,36 @@ u32 eqds_credit_pull(struct eqds_credit *c, u32 pull_no, u32 quantum);
 bool eqds_credit_take(struct eqds_credit *c, u32 bytes);
 
 /*
- * The pull target to put in data packets: quanta still wanted beyond the
- * credit held, for queued bytes waiting to be sent. Rounded up to whole
- * quanta, capped at one window (at least one quantum) and at the 16-bit
- * field. 0 when the credit held covers the queue.
+ * Demand is stated absolutely: the pull number the sender wants the
+ * receiver to reach, its highest pull seen plus the quanta it still needs.
+ * Only the low 16 bits travel (pull_target); the receiver extends them
+ * against its own pull number with serial arithmetic. That is exact while
+ * the two numbers are less than 2^15 apart: the sender never asks for more
+ * than EQDS_DEMAND_MAX_QUANTA beyond pull_hi, the receiver never pulls more
+ * than that beyond a target, and pull_hi lags the receiver's pull number by
+ * at most the pulls in flight, themselves bounded by one target.
+ */
+#define EQDS_DEMAND_MAX_QUANTA	0x3fff
+
+/*
+ * Quanta still wanted beyond the credit held, for queued bytes waiting to be
+ * sent. Rounded up to whole quanta, capped at one window (at least one
+ * quantum) and at EQDS_DEMAND_MAX_QUANTA. 0 when the credit held covers the
+ * queue or no quantum is known.
+ */
+u32 eqds_credit_need(const struct eqds_credit *c, u64 queued);
+
+/*
+ * The pull target to put in data packets and RTS probes: the low 16 bits of
+ * pull_hi + eqds_credit_need(). Pulls the receiver has sent but the sender
+ * has not yet seen are not asked for again: the receiver counts them.
  */
 u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued);
 
 /*
- * Receiver side: the pulls granted to one sender. The sender's latest pull
- * target, taken relative to the pulls already sent, sets how far pulling
- * goes. Pulls that are in flight when a data packet leaves the sender are
- * not known to it, so the receiver can grant up to that many pulls more
- * than needed; the sender caps what it holds at the window.
+ * Receiver side: the pulls granted to one sender, numbered from 1 in each
+ * epoch (the sender's pull_hi starts at 0 with it). The latest statement of
+ * demand sets the pull number to reach.
  */
 struct eqds_pullgen {
 	u32	pull_no;	/* last pull number sent; 0 before the first */
@@ -97,15 +114,32 @@ struct eqds_pullgen {
 	u32	max_ahead;	/* window in quanta: the most a target asks */
 };
 
-/* Start (or restart) the generator; max_ahead is the window in quanta. */
+/*
+ * Start (or restart) the generator; max_ahead is the window in quanta,
+ * capped at EQDS_DEMAND_MAX_QUANTA.
+ */
 void eqds_pullgen_init(struct eqds_pullgen *g, u32 max_ahead);
 
 /*
- * A data packet carried pull_target: want that many pulls beyond those
- * already sent (capped at max_ahead). The latest packet wins, so a queue
- * that shrank lowers the target.
+ * A data packet or RTS probe stated pull_target (the low 16 bits of the pull
+ * number its sender wants reached). Extended against pull_no, a number at or
+ * behind it asks for nothing more; one further ahead sets the target (at
+ * most max_ahead beyond pull_no).
+ *
+ * The latest packet wins, so a queue that shrank lowers the target. A
+ * reordered older packet wins too, for as long as no newer one follows: its
+ * number is behind the newer one's by what the sender spent in between, so
+ * the receiver pulls that much less, or the same; it never asks for a pull
+ * beyond what the sender once wanted.
+ *
+ * A probe (RTS) asks for at least one pull more than pull_no. The sender
+ * probes only when its queued data has waited a timeout with no pull
+ * arriving: the pulls the receiver counts as sent are then lost (or the
+ * receiver would not be idle), and because pull numbers are cumulative the
+ * next one restores all their credit. Without it a sender whose pulls were
+ * all lost would state a demand the receiver thinks it met, for ever.
  */
-void eqds_pullgen_demand(struct eqds_pullgen *g, u16 pull_target);
+void eqds_pullgen_demand(struct eqds_pullgen *g, u16 pull_target, bool probe);
 
 /* Pulls still to send before the demand is met (0 when met). */
 u32 eqds_pullgen_outstanding(const struct eqds_pullgen *g);

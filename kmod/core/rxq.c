@@ -120,11 +120,12 @@ void eqds_rxq_begin(struct eqds_rx *rx, struct eqds_epoch_guard *g,
 	plan_ack(rx, p);
 }
 
-u32 eqds_rxq_demand(struct eqds_sched *s, struct eqds_rx *rx, u16 pull_target)
+u32 eqds_rxq_demand(struct eqds_sched *s, struct eqds_rx *rx, u16 pull_target,
+		    bool probe)
 {
 	u32 want;
 
-	eqds_pullgen_demand(&rx->pulls, pull_target);
+	eqds_pullgen_demand(&rx->pulls, pull_target, probe);
 	want = eqds_pullgen_outstanding(&rx->pulls);
 	eqds_sched_set_backlog(s, &rx->asl, want);
 	if (want)

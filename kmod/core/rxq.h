@@ -162,12 +162,14 @@ void eqds_rxq_begin(struct eqds_rx *rx, struct eqds_epoch_guard *g,
 		    struct eqds_rxq_plan *p);
 
 /*
- * The sender's pull target: what the tunnel wants pulled, told to the
- * scheduler (its backlog, and the tunnel activated if it wants any).
- * Returns the quanta wanted: nonzero means the pacer should run. The
- * scheduler's lock is the caller's to hold.
+ * The sender's pull target (absolute, see eqds_pullgen_demand(); probe for
+ * an RTS): what the tunnel wants pulled, told to the scheduler (its
+ * backlog, and the tunnel activated if it wants any). Returns the quanta
+ * wanted: nonzero means the pacer should run. The scheduler's lock is the
+ * caller's to hold.
  */
-u32 eqds_rxq_demand(struct eqds_sched *s, struct eqds_rx *rx, u16 pull_target);
+u32 eqds_rxq_demand(struct eqds_sched *s, struct eqds_rx *rx, u16 pull_target,
+		    bool probe);
 
 /*
  * The data of an admitted packet (eqds_rx_packet()); a duplicate is

@@ -109,7 +109,7 @@ enum eqds_decode_err {
 /* Fields of a data header, host order. */
 struct eqds_pkt_data {
 	u32	seq;		/* first sequence number */
-	u16	pull_target;	/* quanta wanted beyond current pulls */
+	u16	pull_target;	/* pull number wanted, low 16 bits (credit.h) */
 	u16	seg_count;	/* sequence numbers consumed */
 };
 

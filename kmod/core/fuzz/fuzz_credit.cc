@@ -100,7 +100,8 @@ struct harness {
 
 	void target(uint64_t queued)
 	{
-		uint16_t pt = eqds_credit_pull_target(&c, queued);
+		uint16_t pt = (uint16_t)(eqds_credit_pull_target(&c, queued) -
+					 (uint16_t)c.pull_hi);
 		uint32_t q = c.quantum;
 		uint32_t cap;
 		uint64_t need;
@@ -108,8 +109,8 @@ struct harness {
 		if (!q || queued <= c.credit || !c.window) {
 			FUZZ_CHECK(pt == 0);
 		} else {
-			cap = window_quanta(q) < 0xffff ? window_quanta(q)
-							: 0xffff;
+			cap = window_quanta(q) < EQDS_DEMAND_MAX_QUANTA ?
+			      window_quanta(q) : EQDS_DEMAND_MAX_QUANTA;
 			need = queued - c.credit;
 			if (need > c.window)
 				need = c.window;
@@ -121,10 +122,19 @@ struct harness {
 			}
 		}
 
-		// Feed it to the receiver, as a data packet would.
-		eqds_pullgen_demand(&g, pt);
+		FUZZ_CHECK(pt == eqds_credit_need(&c, queued));
+
+		// Feed it to the receiver, as a data packet would: the sender
+		// has seen every pull (the harness's channel aside), so what
+		// is outstanding is what it states beyond the receiver's
+		// number, within the receiver's cap.
+		uint16_t stated = eqds_credit_pull_target(&c, queued);
+		int16_t ahead = (int16_t)(uint16_t)(stated - (uint16_t)g.pull_no);
+		uint32_t want = ahead > 0 ? (uint32_t)ahead : 0;
+
+		eqds_pullgen_demand(&g, stated, false);
 		FUZZ_CHECK(eqds_pullgen_outstanding(&g) ==
-			   (pt < g.max_ahead ? pt : g.max_ahead));
+			   (want < g.max_ahead ? want : g.max_ahead));
 	}
 
 	void generate()

@@ -191,7 +191,7 @@ struct harness {
 			return;
 		}
 		FUZZ_CHECK(epoch == rx.epoch);
-		eqds_rxq_demand(&sched, &rx, pull_target);
+		eqds_rxq_demand(&sched, &rx, pull_target, !nsegs);
 		if (nsegs) {
 			switch (eqds_rxq_data(&rx, seq, nsegs, rtx, now, &p)) {
 			case EQDS_RX_DELIVER:

@@ -184,7 +184,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default: {	// the pull target for some queue: at most a window
 			u32 q = tx.credit.quantum ? tx.credit.quantum : 1;
 
-			FUZZ_CHECK(eqds_tx_pull_target(&tx, rd.get(4), now) <=
+			u16 pt = eqds_tx_pull_target(&tx, rd.get(4), now);
+
+			FUZZ_CHECK((u16)(pt - (u16)tx.credit.pull_hi) <=
 				   tx.credit.window / q + 1);
 			break;
 		}

@@ -239,38 +239,44 @@ TEST(Credit, PullTarget)
 {
 	struct eqds_credit c = fresh();
 
-	EXPECT_EQ(eqds_credit_pull_target(&c, 0), 0);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 1), 1);	// rounds up
-	EXPECT_EQ(eqds_credit_pull_target(&c, Q), 1);
-	EXPECT_EQ(eqds_credit_pull_target(&c, Q + 1), 2);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 10 * Q), 10);
+	EXPECT_EQ(eqds_credit_need(&c, 0), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 1), 1u);	// rounds up
+	EXPECT_EQ(eqds_credit_need(&c, Q), 1u);
+	EXPECT_EQ(eqds_credit_need(&c, Q + 1), 2u);
+	EXPECT_EQ(eqds_credit_need(&c, 10 * Q), 10u);
 	// Capped at one window.
-	EXPECT_EQ(eqds_credit_pull_target(&c, 1000 * Q), 150);
-	EXPECT_EQ(eqds_credit_pull_target(&c, ~0ull), 150);
+	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q), 150u);
+	EXPECT_EQ(eqds_credit_need(&c, ~0ull), 150u);
 
 	// Credit held covers part of the queue.
 	eqds_credit_pull(&c, 3, Q);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 3 * Q), 0);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 2 * Q), 0);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 3 * Q + 1), 1);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 13 * Q), 10);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 1000 * Q), 150);
+	EXPECT_EQ(eqds_credit_need(&c, 3 * Q), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 2 * Q), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 3 * Q + 1), 1u);
+	EXPECT_EQ(eqds_credit_need(&c, 13 * Q), 10u);
+	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q), 150u);
+	// On the wire: the pull number wanted, beyond the highest seen.
+	EXPECT_EQ(eqds_credit_pull_target(&c, 13 * Q), 13);
+	EXPECT_EQ(eqds_credit_pull_target(&c, 2 * Q), 3);
+	c.pull_hi = 0xfffffffeu;
+	EXPECT_EQ(eqds_credit_pull_target(&c, 13 * Q), 8);
 }
 
 TEST(Credit, PullTargetEdges)
 {
 	struct eqds_credit c;
 
-	// Small quantum, huge window: the 16-bit field caps it.
+	// Small quantum, huge window: capped so that the 16-bit field
+	// reaches it.
 	eqds_credit_init(&c, 0xffffffffu, 64, 0);
-	EXPECT_EQ(eqds_credit_pull_target(&c, ~0ull), 0xffff);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 64ull * 0xfffe), 0xfffe);
+	EXPECT_EQ(eqds_credit_need(&c, ~0ull), 0x3fffu);
+	EXPECT_EQ(eqds_credit_need(&c, 64ull * 0x3ffe), 0x3ffeu);
 	// Window smaller than a quantum: still ask for one.
 	eqds_credit_init(&c, 100, 4096, 0);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 1ull << 40), 1);
+	EXPECT_EQ(eqds_credit_need(&c, 1ull << 40), 1u);
 	// No quantum known: cannot express a target.
 	eqds_credit_init(&c, WINDOW, 0, 0);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 1 << 20), 0);
+	EXPECT_EQ(eqds_credit_need(&c, 1 << 20), 0u);
 }
 
 TEST(PullGen, NumbersStartAtOne)
@@ -289,7 +295,7 @@ TEST(PullGen, DemandAndOutstanding)
 	struct eqds_pullgen g;
 
 	eqds_pullgen_init(&g, 150);
-	eqds_pullgen_demand(&g, 3);
+	eqds_pullgen_demand(&g, 3, false);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 3u);
 	eqds_pullgen_next(&g);
 	eqds_pullgen_next(&g);
@@ -299,18 +305,105 @@ TEST(PullGen, DemandAndOutstanding)
 	// Pulling past the target (pacer's choice) never goes negative.
 	eqds_pullgen_next(&g);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 0u);
-	// A new target is relative to the pulls already sent.
-	eqds_pullgen_demand(&g, 5);
-	EXPECT_EQ(g.target, 4u + 5u);
+	// A target is the pull number to reach, not a count beyond pull_no.
+	eqds_pullgen_demand(&g, 9, false);
+	EXPECT_EQ(g.target, 9u);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 5u);
 	// The latest demand wins, also when lower.
-	eqds_pullgen_demand(&g, 1);
+	eqds_pullgen_demand(&g, 5, false);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 1u);
-	eqds_pullgen_demand(&g, 0);
+	eqds_pullgen_demand(&g, 4, false);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 0u);
-	// Capped at the window.
-	eqds_pullgen_demand(&g, 0xffff);
+	// Capped at the window beyond the pulls sent.
+	eqds_pullgen_demand(&g, 4 + 0x3000, false);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 150u);
+}
+
+// The sender states (pull_hi + need): pulls it has not seen yet are the
+// receiver's to count, and are not sent again for the same bytes.
+TEST(PullGen, InFlightPullsNotAskedAgain)
+{
+	struct eqds_credit c = fresh();
+	struct eqds_pullgen g;
+
+	eqds_pullgen_init(&g, 150);
+	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 10 * Q), false);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 10u);
+	// Six pulls sent, two seen by the sender, which spends them and
+	// still wants the same 8 * Q: four are in flight, so four more.
+	for (int i = 0; i < 6; i++)
+		eqds_pullgen_next(&g);
+	eqds_credit_pull(&c, 2, Q);
+	ASSERT_TRUE(eqds_credit_take(&c, 2 * Q));
+	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 8 * Q), false);
+	EXPECT_EQ(g.target, 10u);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 4u);
+	// The same statement again, from every further data packet, asks
+	// for nothing more.
+	for (int i = 0; i < 4; i++)
+		eqds_pullgen_next(&g);
+	for (int i = 0; i < 3; i++) {
+		eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 8 * Q),
+				    false);
+		EXPECT_EQ(eqds_pullgen_outstanding(&g), 0u);
+	}
+}
+
+// Only 16 bits travel: the receiver extends them against its pull number,
+// across the 16-bit and the 32-bit wrap, and a number at or behind what it
+// pulled (a stale statement: an older packet, or the sender not yet
+// knowing of pulls in flight) asks for nothing.
+TEST(PullGen, SixteenBitStatementExtended)
+{
+	struct eqds_credit c = fresh();
+	struct eqds_pullgen g;
+
+	eqds_pullgen_init(&g, 150);
+	g.pull_no = g.target = 0x1fffeu;
+	c.pull_hi = 0x1fffcu;
+	EXPECT_EQ(eqds_credit_pull_target(&c, 7 * Q), 0x0003);
+	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 7 * Q), false);
+	EXPECT_EQ(g.target, 0x20003u);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 5u);
+	// Behind and at pull_no: nothing more.
+	eqds_pullgen_demand(&g, 0xfff0, false);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 0u);
+	eqds_pullgen_demand(&g, 0xfffe, false);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 0u);
+	// As far behind as the field allows is still behind, not 2^16 ahead.
+	eqds_pullgen_demand(&g, (u16)(0xfffe - 0x8000), false);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 0u);
+	// Across the 32-bit wrap.
+	g.pull_no = g.target = 0xfffffffdu;
+	eqds_pullgen_demand(&g, 0x0002, false);
+	EXPECT_EQ(g.target, 2u);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 5u);
+	// The sender's cap keeps it within the field's reach.
+	c.pull_hi = 0xfff0u;
+	eqds_credit_init(&c, 0xffffffffu, 64, 0);
+	EXPECT_EQ(eqds_credit_need(&c, ~0ull), (u32)EQDS_DEMAND_MAX_QUANTA);
+	eqds_pullgen_init(&g, 1u << 20);
+	EXPECT_EQ(g.max_ahead, (u32)EQDS_DEMAND_MAX_QUANTA);
+}
+
+// An RTS probe comes after a timeout with no pull: what the receiver
+// counts as sent was lost, so it pulls once more whatever the probe says.
+TEST(PullGen, ProbeAlwaysGetsAPull)
+{
+	struct eqds_pullgen g;
+
+	eqds_pullgen_init(&g, 150);
+	for (int i = 0; i < 5; i++)
+		eqds_pullgen_next(&g);
+	eqds_pullgen_demand(&g, 5, false);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 0u);
+	eqds_pullgen_demand(&g, 3, true);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 1u);
+	eqds_pullgen_demand(&g, 5, true);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 1u);
+	// A probe that asks for more gets what it asks for.
+	eqds_pullgen_demand(&g, 8, true);
+	EXPECT_EQ(eqds_pullgen_outstanding(&g), 3u);
 }
 
 TEST(PullGen, WrapsAt2To32)
@@ -319,7 +412,7 @@ TEST(PullGen, WrapsAt2To32)
 
 	eqds_pullgen_init(&g, 150);
 	g.pull_no = 0xfffffffeu;
-	eqds_pullgen_demand(&g, 4);
+	eqds_pullgen_demand(&g, 2, false);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 4u);
 	EXPECT_EQ(eqds_pullgen_next(&g), 0xffffffffu);
 	EXPECT_EQ(eqds_pullgen_next(&g), 0u);
@@ -364,10 +457,12 @@ TEST(CreditEndToEnd, NoCreditLostOverLossyReorderingChannel)
 						sent += MTU;
 						any = true;
 					}
-					if (any)
+					// Stuck with no credit: an RTS.
+					if (any || (queued && !(rng() % 8)))
 						eqds_pullgen_demand(&g,
 							eqds_credit_pull_target(
-								&c, queued));
+								&c, queued),
+							!any);
 				} while (0);
 				break;
 			case 2:

@@ -60,6 +60,8 @@ struct params {
 	u64 reorder_tmo = 300 * US;
 	u32 lose_first = 0;		// frames lost before any random loss
 	u64 reset_at = 0;		// receiver forgets sender 0 (0: never)
+	u64 pulls_lost_from = 0;	// every pull sent in [from, to) is lost
+	u64 pulls_lost_to = 0;
 	u32 seed = 1;
 };
 
@@ -177,6 +179,9 @@ struct sim {
 		int copies = chance(loss) ? 0 : chance(p.dup) ? 2 : 1;
 
 		if (frames <= p.lose_first)
+			copies = 0;
+		if (pkt.type != EQDS_TYPE_DATA && (pkt.flags & EQDS_F_PULL) &&
+		    now >= p.pulls_lost_from && now < p.pulls_lost_to)
 			copies = 0;
 
 		if (!copies)
@@ -419,7 +424,8 @@ struct sim {
 		}
 		// rx_tunnel.c's demand(): a sender with no demand stays on the
 		// list until the pacer's run drops it.
-		if (eqds_rxq_demand(&sched, &t.rx, pkt.data.pull_target) &&
+		if (eqds_rxq_demand(&sched, &t.rx, pkt.data.pull_target,
+				    pkt.flags & EQDS_F_RTS) &&
 		    eqds_pacer_wake(&sched, &pacer_armed, now))
 			pacer_at = now;
 		if (!(pkt.flags & EQDS_F_RTS)) {
@@ -735,6 +741,35 @@ TEST(Loop, CleanNetworkDeliversEverythingInOrder)
 		// window more than the sender can hold.
 		EXPECT_LE(s.tx[i].q.tx.credit.refused_bytes, WIN);
 	}
+}
+
+// Every pull is lost for 2 ms mid-stream. Demand is absolute, so the
+// senders' data stops restating anything new: the receiver has pulled up to
+// what they asked for and goes idle. Their RTS probes, a timeout later,
+// each get a pull beyond the lost ones, which restores all their credit.
+TEST(Loop, LostPullsRecoveredByProbes)
+{
+	params p;
+
+	p.loss_data = p.loss_ctrl = p.dup = 0;
+	p.jitter = 0;
+	p.pulls_lost_from = 1 * MS;
+	p.pulls_lost_to = 3 * MS;
+	sim s(p);
+	s.run(1000 * MS);
+	s.summary("pull blackout");
+	ASSERT_TRUE(s.idle()) << "stuck at " << s.now;
+	u32 delivered, lost;
+
+	s.check_outcome(&delivered, &lost);
+	EXPECT_EQ(delivered, p.senders * p.packets);
+	for (u32 i = 0; i < p.senders; i++) {
+		EXPECT_GE(s.tx[i].q.tx.stats.rts_sent, 2u);	// first + probe
+		EXPECT_EQ(s.tx[i].q.tx.stats.restarts, 0u);
+		EXPECT_EQ(s.tx[i].q.tx.credit.pull_hi, s.rx[i].rx.pulls.pull_no);
+	}
+	// Nowhere near the run's limit: recovered a few timeouts after.
+	EXPECT_LT(s.idle_at, 100 * MS);
 }
 
 // The receiver forgets a tunnel mid-stream: the sender is told (RST),

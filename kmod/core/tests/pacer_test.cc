@@ -937,11 +937,14 @@ struct puller {
 			eqds_rx_init(&rx[i], 100 + i, window, EQDS_SCHED_MAX_QUANTA);
 	}
 
-	void demand(u32 i, u16 target)
+	// Want n pulls more than sent (the absolute statement for it).
+	void demand(u32 i, u32 n)
 	{
+		struct eqds_pullgen *g = &rx[i].pulls;
 		u32 want;
 
-		eqds_pullgen_demand(&rx[i].pulls, target);
+		n = std::min<u32>(n, EQDS_DEMAND_MAX_QUANTA);
+		eqds_pullgen_demand(g, (u16)(g->pull_no + n), false);
 		want = eqds_pullgen_outstanding(&rx[i].pulls);
 		eqds_sched_set_backlog(&s, &rx[i].asl, want);
 		if (want)
@@ -1250,8 +1253,8 @@ TEST(PullGen, GrantNumbersSeveralAtOnce)
 
 	eqds_pullgen_init(&g, 64);
 	eqds_pullgen_init(&h, 64);
-	eqds_pullgen_demand(&g, 20);
-	eqds_pullgen_demand(&h, 20);
+	eqds_pullgen_demand(&g, 20, false);
+	eqds_pullgen_demand(&h, 20, false);
 	EXPECT_EQ(eqds_pullgen_grant(&g, 0), 0u);
 	EXPECT_EQ(eqds_pullgen_grant(&g, 8), 8u);
 	for (int i = 0; i < 8; i++)

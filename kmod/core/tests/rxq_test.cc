@@ -94,7 +94,7 @@ struct tunnel {
 			apply(p);
 			return p;
 		}
-		eqds_rxq_demand(&sched, &rx, 4);
+		eqds_rxq_demand(&sched, &rx, (u16)(rx.pulls.pull_no + 4), !nsegs);
 		if (nsegs) {
 			bool may_hold = eqds_rxq_may_hold(&rx, seq, nsegs);
 
@@ -397,10 +397,10 @@ TEST(Rxq, DemandIsTheSchedulersBacklog)
 	u32 want;
 
 	eqds_sched_deactivate(&t.sched, &t.rx.asl);
-	want = eqds_rxq_demand(&t.sched, &t.rx, 0);
+	want = eqds_rxq_demand(&t.sched, &t.rx, 0, false);
 	EXPECT_EQ(want, 0u);
 	EXPECT_FALSE(t.rx.asl.queued);
-	want = eqds_rxq_demand(&t.sched, &t.rx, 6);
+	want = eqds_rxq_demand(&t.sched, &t.rx, 6, false);
 	EXPECT_GT(want, 0u);
 	EXPECT_TRUE(t.rx.asl.queued);
 	EXPECT_EQ(t.sched.backlog, want);

@@ -46,6 +46,13 @@ struct tx_fixture : public ::testing::Test {
 		recv(ctrl(tx.epoch, EQDS_F_PULL, 0, pull_no), now);
 	}
 
+	// Quanta the pull target asks for beyond the highest pull seen.
+	u16 wanted(u64 queued, u64 now)
+	{
+		return (u16)(eqds_tx_pull_target(&tx, queued, now) -
+			     (u16)tx.credit.pull_hi);
+	}
+
 	u32 send(u32 nsegs = 1, u64 now = 2000)
 	{
 		u32 seq = 0xdeadbeef;
@@ -456,16 +463,18 @@ TEST_F(tx_fixture, RtsBacksOffAndWaitsOutTheBusyTime)
 
 TEST_F(tx_fixture, PullTargetCoversTheQueue)
 {
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, 2000), 0);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 1, 2000), 1);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 10 * Q + 1, 2000), 11);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 1ull << 40, 2000), WIN / Q);
+	EXPECT_EQ(wanted(0, 2000), 0);
+	EXPECT_EQ(wanted(1, 2000), 1);
+	EXPECT_EQ(wanted(10 * Q + 1, 2000), 11);
+	EXPECT_EQ(wanted(1ull << 40, 2000), WIN / Q);
 	pull(2, 2000);
 	// The queue's framing: a frame per quantum of bytes, and one more.
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 2 * Q - 2 * F, 2000), 0);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 2 * Q - 2 * F + 1, 2000), 1);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 3 * Q - 4 * F, 2000), 1);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 3 * Q, 2000), 2);
+	EXPECT_EQ(wanted(2 * Q - 2 * F, 2000), 0);
+	EXPECT_EQ(wanted(2 * Q - 2 * F + 1, 2000), 1);
+	EXPECT_EQ(wanted(3 * Q - 4 * F, 2000), 1);
+	EXPECT_EQ(wanted(3 * Q, 2000), 2);
+	// On the wire, the pull number wanted.
+	EXPECT_EQ(eqds_tx_pull_target(&tx, 3 * Q, 2000), 4);
 }
 
 // Credit is link time: a packet costs its bytes and a frame per segment,
@@ -507,12 +516,12 @@ TEST_F(tx_fixture, PullTargetCountsRecentSending)
 	EXPECT_EQ(tx.credit.credit, 8 * Q - 20 * COST);
 	// Nothing queued, 30760 bytes of credit spent just now: 28752 more
 	// wanted (the recent sending is counted as charged, framing and all).
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 1), 8);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, Q, t + 1), 9);
+	EXPECT_EQ(wanted(0, t + 1), 8);
+	EXPECT_EQ(wanted(Q, t + 1), 9);
 	// The interval after still counts it, the one after that not.
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + R), 8);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 2 * R - 1), 8);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + 2 * R), 0);
+	EXPECT_EQ(wanted(0, t + R), 8);
+	EXPECT_EQ(wanted(0, t + 2 * R - 1), 8);
+	EXPECT_EQ(wanted(0, t + 2 * R), 0);
 	// Sending in the next interval: both intervals count.
 	pull(8, t + R);
 	ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t + R, &seq));
@@ -521,7 +530,7 @@ TEST_F(tx_fixture, PullTargetCountsRecentSending)
 	u32 held = tx.credit.credit;
 	u32 want = 21 * COST - held;
 
-	EXPECT_EQ(eqds_tx_pull_target(&tx, 0, t + R + 1), (want + Q - 1) / Q);
+	EXPECT_EQ(wanted(0, t + R + 1), (want + Q - 1) / Q);
 	// A gap of two intervals forgets the older one.
 	ASSERT_TRUE(eqds_tx_send(&tx, PKT, 1, false, t + 4 * R, &seq));
 	EXPECT_EQ(tx.recent_prev, 0u);
@@ -530,8 +539,8 @@ TEST_F(tx_fixture, PullTargetCountsRecentSending)
 	// to forget it.
 	u64 q = tx.credit.credit + 2 * Q - 100;
 
-	EXPECT_EQ(eqds_tx_pull_target(&tx, q, t + 4 * R), 3);
-	EXPECT_EQ(eqds_tx_pull_target(&tx, q, t + 4 * R - 1), 3);
+	EXPECT_EQ(wanted(q, t + 4 * R), 3);
+	EXPECT_EQ(wanted(q, t + 4 * R - 1), 3);
 }
 
 // In burst mode a restart bursts again, unless the receiver's busy time

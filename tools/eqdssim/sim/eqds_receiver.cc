@@ -103,9 +103,9 @@ void ReceiverTunnel::new_epoch(uint32_t epoch)
 	epoch_rx_bytes_ = 0;
 }
 
-void ReceiverTunnel::demand(uint16_t pull_target)
+void ReceiverTunnel::demand(uint16_t pull_target, bool probe)
 {
-	u32 want = eqds_rxq_demand(&host_.pacer().sched(), &core_.rx, pull_target);
+	u32 want = eqds_rxq_demand(&host_.pacer().sched(), &core_.rx, pull_target, probe);
 
 	host_.pacer().update_busy();
 	if (want)
@@ -147,7 +147,7 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 		}
 		return;
 	}
-	demand(pkt.data.pull_target);
+	demand(pkt.data.pull_target, pkt.flags & EQDS_F_RTS);
 
 	if (nsegs) {
 		epoch_rx_bytes_ += ip_bytes;

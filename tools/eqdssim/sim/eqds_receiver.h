@@ -62,7 +62,7 @@ private:
 	void commit(const struct eqds_rxq_plan &p);
 	void release(SimTime now, struct eqds_rxq_plan *p);
 	void new_epoch(uint32_t epoch);
-	void demand(uint16_t pull_target);
+	void demand(uint16_t pull_target, bool probe);
 	void deliver(const AppData &app, bool late);
 	void arm_timer(SimTime when);
 	void on_timer();
