@@ -73,8 +73,11 @@ u32 eqds_credit_need(const struct eqds_credit *c, u64 queued)
 
 	if (queued <= c->credit || !c->quantum)
 		return 0;
-	/* Never more than a window, so the rest fits in 32 bits. */
-	want = (u32)eqds_min_u64(queued - c->credit, c->window);
+	/*
+	 * Pulls beyond the window's room would be refused: ask at most for
+	 * what fills the window (credit never exceeds it).
+	 */
+	want = (u32)eqds_min_u64(queued, c->window) - c->credit;
 	quanta = want / c->quantum + (want % c->quantum != 0);
 	quanta = eqds_min_u32(quanta, eqds_window_quanta(c->window,
 							 c->quantum));

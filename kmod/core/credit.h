@@ -90,9 +90,10 @@ bool eqds_credit_take(struct eqds_credit *c, u32 bytes);
 
 /*
  * Quanta still wanted beyond the credit held, for queued bytes waiting to be
- * sent. Rounded up to whole quanta, capped at one window (at least one
- * quantum) and at EQDS_DEMAND_MAX_QUANTA. 0 when the credit held covers the
- * queue or no quantum is known.
+ * sent. Rounded up to whole quanta, capped at the room left in the window
+ * (queue and credit together at most one window, at least one quantum) and
+ * at EQDS_DEMAND_MAX_QUANTA. 0 when the credit held covers the queue or
+ * fills the window, or no quantum is known.
  */
 u32 eqds_credit_need(const struct eqds_credit *c, u64 queued);
 

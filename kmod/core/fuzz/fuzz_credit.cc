@@ -106,14 +106,12 @@ struct harness {
 		uint32_t cap;
 		uint64_t need;
 
-		if (!q || queued <= c.credit || !c.window) {
+		if (!q || queued <= c.credit || c.credit >= c.window) {
 			FUZZ_CHECK(pt == 0);
 		} else {
 			cap = window_quanta(q) < EQDS_DEMAND_MAX_QUANTA ?
 			      window_quanta(q) : EQDS_DEMAND_MAX_QUANTA;
-			need = queued - c.credit;
-			if (need > c.window)
-				need = c.window;
+			need = (queued < c.window ? queued : c.window) - c.credit;
 			FUZZ_CHECK(pt >= 1 && pt <= cap);
 			// Uncapped: the smallest number of quanta covering need.
 			if (pt < cap) {

@@ -254,7 +254,14 @@ TEST(Credit, PullTarget)
 	EXPECT_EQ(eqds_credit_need(&c, 2 * Q), 0u);
 	EXPECT_EQ(eqds_credit_need(&c, 3 * Q + 1), 1u);
 	EXPECT_EQ(eqds_credit_need(&c, 13 * Q), 10u);
-	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q), 150u);
+	// At most what fills the window: more would be refused.
+	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q), 147u);
+	EXPECT_EQ(eqds_credit_need(&c, 150 * Q), 147u);
+	eqds_credit_pull(&c, 150, Q);
+	EXPECT_EQ(c.credit, WINDOW);
+	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q), 0u);
+	eqds_credit_init(&c, WINDOW, Q, 0);
+	eqds_credit_pull(&c, 3, Q);
 	// On the wire: the pull number wanted, beyond the highest seen.
 	EXPECT_EQ(eqds_credit_pull_target(&c, 13 * Q), 13);
 	EXPECT_EQ(eqds_credit_pull_target(&c, 2 * Q), 3);
