@@ -89,12 +89,31 @@ u8 eqds_tx_data_flags(const struct eqds_tx *tx)
 	return tx->confirmed ? 0 : EQDS_F_SYN;
 }
 
+/*
+ * What queued bytes will cost in credit. The queue's framing is not known
+ * packet by packet: it is counted as one frame per quantum less a frame of
+ * bytes, and one more, which is no less than the real framing of segments
+ * that fill a quantum's link time (1498 + 38 bytes in a 1536-byte quantum,
+ * so MTU-sized ones). Counting a frame per whole quantum fell a frame short
+ * for a GSO packet of more than 42 of them: with absolute demand nothing
+ * else asks for that frame, and the timer saw no reason to ask either.
+ */
+static u64 queued_cost(const struct eqds_tx *tx, u64 queued)
+{
+	u32 q = tx->credit.quantum;
+
+	if (!queued || !q)
+		return queued;
+	if (q > 2 * EQDS_FRAME_BYTES)
+		q -= EQDS_FRAME_BYTES;
+	return queued + (eqds_div_u64(queued, q) + 1) * EQDS_FRAME_BYTES;
+}
+
 u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns)
 {
 	u64 age = eqds_time_since(now_ns, tx->recent_ns);
 
-	if (queued && tx->credit.quantum)
-		queued += (eqds_div_u64(queued, tx->credit.quantum) + 1) * EQDS_FRAME_BYTES;
+	queued = queued_cost(tx, queued);
 	if (age < EQDS_TX_RECENT_NS)
 		queued += (u64)tx->recent_cur + tx->recent_prev;
 	else if (age < 2 * EQDS_TX_RECENT_NS)
@@ -197,7 +216,7 @@ void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 		tx->progress_ns = now_ns;
 		tx->rto_ns = eqds_tx_backoff(tx);
 	}
-	if (queued > tx->credit.credit && now_ns >= rts_due(tx)) {
+	if (queued_cost(tx, queued) > tx->credit.credit && now_ns >= rts_due(tx)) {
 		tx->stats.rts_sent++;
 		act->send_rts = true;
 		tx->rts_ns = now_ns;
@@ -212,7 +231,7 @@ u64 eqds_tx_deadline(const struct eqds_tx *tx, u64 queued)
 
 	if (eqds_tx_inflight(tx))
 		d = tx->progress_ns + tx->rto_ns;
-	if (queued > tx->credit.credit && (!d || rts_due(tx) < d))
+	if (queued_cost(tx, queued) > tx->credit.credit && (!d || rts_due(tx) < d))
 		d = rts_due(tx);
 	return d;
 }

@@ -137,8 +137,9 @@ u8 eqds_tx_data_flags(const struct eqds_tx *tx);
  * for queued bytes (new + retransmit, outer IP bytes as passed to
  * eqds_tx_send) plus recent sending, capped at a window. The queue's
  * framing is not known packet by packet: it is counted as one frame per
- * quantum of queued bytes and one more, exact for up to 42 MTU-sized
- * packets; a longer queue asks for more than a window anyway.
+ * quantum less a frame of queued bytes, and one more, no less than the
+ * framing of MTU-sized segments (also what the timer compares with the
+ * credit held before it asks again).
  */
 u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns);
 

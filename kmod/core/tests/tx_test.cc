@@ -385,8 +385,9 @@ TEST_F(tx_fixture, RtsWhenQueuedDataWaitsForCredit)
 	pull(1, 1000 + 2 * RTO - 1);
 	eqds_tx_timer(&tx, 1000 + 2 * RTO, PKT, &act);
 	EXPECT_FALSE(act.send_rts);
-	EXPECT_EQ(eqds_tx_deadline(&tx, Q), 0u);
-	eqds_tx_timer(&tx, 1000 + 10 * RTO, Q, &act);
+	// (Q - 2F bytes with their framing, counted as 2 frames, fit in Q.)
+	EXPECT_EQ(eqds_tx_deadline(&tx, Q - 2 * F), 0u);
+	eqds_tx_timer(&tx, 1000 + 10 * RTO, Q - 2 * F, &act);
 	EXPECT_FALSE(act.send_rts);
 	// Nothing queued: no RTS.
 	eqds_tx_timer(&tx, 1000 + 10 * RTO, 0, &act);
@@ -468,13 +469,46 @@ TEST_F(tx_fixture, PullTargetCoversTheQueue)
 	EXPECT_EQ(wanted(10 * Q + 1, 2000), 11);
 	EXPECT_EQ(wanted(1ull << 40, 2000), WIN / Q);
 	pull(2, 2000);
-	// The queue's framing: a frame per quantum of bytes, and one more.
-	EXPECT_EQ(wanted(2 * Q - 2 * F, 2000), 0);
-	EXPECT_EQ(wanted(2 * Q - 2 * F + 1, 2000), 1);
+	// The queue's framing: a frame per quantum less a frame of bytes, and
+	// one more.
+	EXPECT_EQ(wanted(2 * Q - 2 * F - 1, 2000), 0);
+	EXPECT_EQ(wanted(2 * Q - 2 * F, 2000), 1);
 	EXPECT_EQ(wanted(3 * Q - 4 * F, 2000), 1);
 	EXPECT_EQ(wanted(3 * Q, 2000), 2);
 	// On the wire, the pull number wanted.
 	EXPECT_EQ(eqds_tx_pull_target(&tx, 3 * Q, 2000), 4);
+}
+
+// A GSO packet of 45 MTU-sized segments with the real 1536-byte quantum:
+// counting a frame per quantum asked for one frame less than it costs, so
+// with absolute demand the sender held all it had asked for, could not
+// send, and its timer saw no reason to ask again.
+TEST_F(tx_fixture, DemandCoversTheFramingOfALongGsoPacket)
+{
+	const u32 QR = 1536, N = 45, BYTES = N * PKT;
+	u32 cost = N * PKT + N * F;
+	struct eqds_pkt p = ctrl(EPOCH, EQDS_F_PULL, 0, 0);
+	u32 seq;
+
+	eqds_tx_init(&tx, EPOCH, 150 * QR, QR, false, RTO, 1000);
+	// Pulled what the queue asks for.
+	u16 no = eqds_tx_pull_target(&tx, BYTES, 1000);
+
+	p.ctrl.pull_no = no;
+	p.ctrl.quantum = QR / 64;
+	recv(p, 1000);
+	EXPECT_GE(tx.credit.credit, cost);
+	EXPECT_TRUE(eqds_tx_send(&tx, BYTES, N, false, 1000, &seq));
+	// Credit one frame short of it: still wanted, and the timer asks.
+	eqds_tx_init(&tx, EPOCH, 150 * QR, QR, false, RTO, 1000);
+	p.ctrl.pull_no = 1;
+	recv(p, 1000);
+	tx.credit.credit = cost - F;
+	EXPECT_FALSE(eqds_tx_may_send(&tx, BYTES, N, false));
+	EXPECT_NE(eqds_tx_pull_target(&tx, BYTES, 1000), (u16)tx.credit.pull_hi);
+	EXPECT_NE(eqds_tx_deadline(&tx, BYTES), 0u);
+	eqds_tx_timer(&tx, 1000 + 100 * RTO, BYTES, &act);
+	EXPECT_TRUE(act.send_rts);
 }
 
 // Credit is link time: a packet costs its bytes and a frame per segment,
