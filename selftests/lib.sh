@@ -345,6 +345,38 @@ nstat_get() {
 	echo "${v:-0}"
 }
 
+# Shares measured at the receiver while the flows compete, not over iperf3's
+# whole run: under emulation, clients start and stop seconds apart.
+# src_counters NS ADDR...: nftables counts the TCP bytes each ADDR gets into NS.
+src_counters() {
+	local ns=$1 a
+	shift
+	ip netns exec "$ns" nft -f - <<-EOF
+	table ip srcbytes {
+		chain in {
+			type filter hook input priority 0; policy accept;
+			$(for a; do echo "ip saddr $a ip protocol tcp counter"; done)
+		}
+	}
+	EOF
+}
+
+# src_bytes NS: one line, the time (the middle of the slow nft call, in s)
+# then the bytes from each of src_counters' addresses so far.
+src_bytes() {
+	local t0 b
+	t0=$(date +%s.%N)
+	b=$(ip netns exec "$1" nft list chain ip srcbytes in |
+		awk '/counter/ {for (i = 1; i < NF; i++) if ($i == "bytes") printf " %s", $(i + 1)}')
+	echo "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.6f", (a + b) / 2}')$b"
+}
+
+# src_rates LINE0 LINE1: each address's Mbit/s between two src_bytes lines.
+src_rates() {
+	echo "$1 $2" | awk '{n = NF / 2; for (i = 2; i <= n; i++)
+		printf "%.1f%s", ($(n + i) - $i) * 8 / ($(n + 1) - $1) / 1e6, (i < n ? " " : "\n")}'
+}
+
 # jain X...: Jain's fairness index of the values, (sum x)^2 / (n sum x^2).
 jain() {
 	python3 -c 'import sys; x=[float(v) for v in sys.argv[1:]]; s=sum(x); q=sum(v*v for v in x); print("%.3f" % (s*s/(len(x)*q) if q else 0))' "$@"

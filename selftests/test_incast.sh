@@ -40,20 +40,7 @@ fi
 check "shape the switch port to the receiver: $RATE Mbit/s, $BUF packets" \
 	link_shaped sw swr rate ${RATE}mbit limit "$BUF"
 check "native ping s1 -> rcv" ip netns exec s1 ping -c 1 -W 2 -q 10.9.0.1
-check "rcv: a counter of TCP bytes from each sender" ip netns exec rcv nft -f - <<EOF
-table ip incast {
-	chain in {
-		type filter hook input priority 0; policy accept;
-$(for i in $(seq $N); do echo "		ip saddr 10.0.$i.1 ip protocol tcp counter"; done)
-	}
-}
-EOF
-
-# sender_bytes: the TCP bytes each sender got to rcv so far, one line.
-sender_bytes() {
-	ip netns exec rcv nft list chain ip incast in |
-		awk '/counter/ {for (i = 1; i < NF; i++) if ($i == "bytes") printf "%s ", $(i + 1)} END {print ""}'
-}
+check "rcv: a counter of TCP bytes from each sender" src_counters rcv $(seq -f 10.0.%g.1 $N)
 
 # run LABEL: N iperf3 flows at once, one per sender; sets res_* figures.
 run() {
@@ -68,14 +55,12 @@ run() {
 		ip netns exec s$i iperf3 -c 10.9.0.1 -p $((5200 + i)) -t "$SECS" -O 1 -J \
 			> /tmp/incast.$i.json 2> /dev/null &
 	done
-	# Every sender's bytes from 3 s to SECS - 1 s from here, each reading
-	# timed at the middle of the (slow, emulated) nft call that made it.
+	# Every sender's bytes from 3 s to SECS - 1 s from here.
 	(
 		sleep 3
-		t0=$(date +%s.%N) b0=$(sender_bytes) t0=$(echo "$t0 $(date +%s.%N)" | awk '{printf "%.6f", ($1 + $2) / 2}')
+		b0=$(src_bytes rcv)
 		sleep $((SECS - 4))
-		t1=$(date +%s.%N) b1=$(sender_bytes) t1=$(echo "$t1 $(date +%s.%N)" | awk '{printf "%.6f", ($1 + $2) / 2}')
-		echo "$b0 $b1 $t1 $t0"
+		src_rates "$b0" "$(src_bytes rcv)"
 	) > $samples.mid &
 	# The bottleneck queue, sampled while the flows run.
 	(
@@ -105,8 +90,7 @@ PY
 	for i in $(seq $N); do res_mbit[i]=${res_mbit[i]%/*}; done
 	unset 'res_mbit[0]'
 	# Mbit/s per sender while all compete.
-	res_mid=($(awk -v n=$N '{for (i = 1; i <= n; i++)
-		printf "%.1f ", ($(n + i) - $i) * 8 / ($(2 * n + 1) - $(2 * n + 2)) / 1e6}' $samples.mid))
+	res_mid=($(cat $samples.mid))
 	rm -f $samples.mid
 	res_total=$(echo "${res_mbit[@]}" | awk '{for (i = 1; i <= NF; i++) s += $i; printf "%.1f", s}')
 	res_jain=$(jain "${res_mid[@]}")
