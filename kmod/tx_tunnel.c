@@ -103,6 +103,7 @@ static bool inflight_grow(struct eqds_txt *t, u32 size)
 	struct eqds_txq_desc *meta, *old = t->q.ring;
 	struct sk_buff **ring;
 
+	lockdep_assert_held(&t->lock);
 	meta = kcalloc(size, sizeof(*meta), GFP_ATOMIC);
 	ring = kcalloc(size, sizeof(*ring), GFP_ATOMIC);
 	if (!meta || !ring) {
@@ -127,6 +128,7 @@ static void keep_copy(struct eqds_txt *t, const struct eqds_txq_step *st,
 	u32 need = eqds_txq_ring_need(&t->q, st), slot;
 	struct sk_buff *copy;
 
+	lockdep_assert_held(&t->lock);
 	if (need > EQDS_TXQ_RING_MAX || (need && !inflight_grow(t, need)))
 		return;
 	copy = skb_clone(skb, GFP_ATOMIC);
@@ -142,6 +144,7 @@ static void describe_heads(struct eqds_txt *t, struct eqds_txq_desc *heads)
 {
 	int c;
 
+	lockdep_assert_held(&t->lock);
 	for (c = 0; c < EQDS_NCLASSES; c++) {
 		struct sk_buff *skb = skb_peek(&t->queue[c]);
 
