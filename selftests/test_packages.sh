@@ -65,6 +65,10 @@ for c in /boot/config-*; do
 	[ "$c" = "/boot/config-$kver" ] && continue
 	mv "$c" /run/packages-hidden/ && hidden+=("$c")
 done
+# man-db's trigger rebuilds the whole manual's index after each dpkg run, a
+# minute or more of emulated reading over 9p; `man -w` finds the page without
+# it. The file that enables the trigger is gone at power-off with the overlay.
+rm -f /var/lib/man-db/auto-update
 prebuilt=$DEBS/eqds-$ver.dkms.tar.gz
 if [ "${EQDS_PACKAGES_BUILD:-0}" = 0 ] && [ -f "$prebuilt" ] &&
    tar -tzf "$prebuilt" | grep -q "^\./dkms_main_tree/$kver/"; then
