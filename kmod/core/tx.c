@@ -216,13 +216,18 @@ void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 		tx->progress_ns = now_ns;
 		tx->rto_ns = eqds_tx_backoff(tx);
 	}
-	if (queued_cost(tx, queued) > tx->credit.credit && now_ns >= rts_due(tx)) {
-		tx->stats.rts_sent++;
-		act->send_rts = true;
-		tx->rts_ns = now_ns;
-		if (tx->rts_backoff < EQDS_RTS_MAX_BACKOFF)
-			tx->rts_backoff++;
-	}
+	act->send_rts = eqds_tx_rts(tx, now_ns, queued);
+}
+
+bool eqds_tx_rts(struct eqds_tx *tx, u64 now_ns, u64 queued)
+{
+	if (queued_cost(tx, queued) <= tx->credit.credit || now_ns < rts_due(tx))
+		return false;
+	tx->stats.rts_sent++;
+	tx->rts_ns = now_ns;
+	if (tx->rts_backoff < EQDS_RTS_MAX_BACKOFF)
+		tx->rts_backoff++;
+	return true;
 }
 
 u64 eqds_tx_deadline(const struct eqds_tx *tx, u64 queued)

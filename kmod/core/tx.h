@@ -173,6 +173,12 @@ bool eqds_tx_nack_hole(const struct eqds_tx_actions *act, u32 seq);
 void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 		   struct eqds_tx_actions *act);
 
+/*
+ * The timer's RTS decision alone: true (and counted) if the credit held is
+ * short of queued bytes and the wait above is over.
+ */
+bool eqds_tx_rts(struct eqds_tx *tx, u64 now_ns, u64 queued);
+
 /* When eqds_tx_timer must next run (0: nothing to wait for). */
 u64 eqds_tx_deadline(const struct eqds_tx *tx, u64 queued);
 

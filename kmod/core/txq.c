@@ -168,6 +168,32 @@ static void pop_rtx(struct eqds_txq *q, u32 seq)
 	memmove(q->rtx, q->rtx + 1, --q->nrtx * sizeof(q->rtx[0]));
 }
 
+/*
+ * The wire bytes waiting to be sent: the class queues' and the kept packets
+ * on the retransmit list, each packet once (a NACK can list several of its
+ * seqs). What the tunnel asks credit for.
+ */
+static u64 waiting_bytes(const struct eqds_txq *q)
+{
+	u64 bytes = q->queued_bytes;
+	u32 first[EQDS_TXQ_RTX_MAX];
+	u8 i, j, n = 0;
+
+	for (i = 0; i < q->nrtx; i++) {
+		u32 f, slot = eqds_txq_find(q, q->rtx[i], &f);
+
+		if (slot == EQDS_TXQ_NONE)
+			continue;
+		for (j = 0; j < n && first[j] != f; j++)
+			;
+		if (j < n)
+			continue;
+		first[n++] = f;
+		bytes += q->ring[slot].wire_bytes;
+	}
+	return bytes;
+}
+
 /* The other holes a NACK's SACK bitmap shows: kept packets starting there. */
 static void add_nack_holes(struct eqds_txq *q, const struct eqds_tx_actions *act)
 {
@@ -257,7 +283,7 @@ enum eqds_txq_kind eqds_txq_pump_next(struct eqds_txq *q, struct eqds_txq_pump *
 	}
 	if (p->stage == STAGE_RTS) {
 		p->stage = STAGE_END;
-		if (q->rts_due && q->queued_bytes && !p->sent) {
+		if (q->rts_due && !p->sent && waiting_bytes(q)) {
 			st->kind = EQDS_TXQ_RTS;
 			st->seq = q->tx.snd_nxt;
 			return EQDS_TXQ_RTS;
@@ -295,7 +321,7 @@ void eqds_txq_commit(struct eqds_txq *q, struct eqds_txq_pump *p,
 	}
 	st->path = q->path++;
 	st->epoch = q->tx.epoch;
-	st->pull_target = eqds_tx_pull_target(&q->tx, q->queued_bytes, p->now_ns);
+	st->pull_target = eqds_tx_pull_target(&q->tx, waiting_bytes(q), p->now_ns);
 }
 
 void eqds_txq_skip(struct eqds_txq *q, struct eqds_txq_pump *p,
@@ -329,7 +355,7 @@ u64 eqds_txq_pump_end(struct eqds_txq *q, struct eqds_txq_pump *p)
 {
 	p->stage = STAGE_END;
 	q->rts_due = false;
-	return eqds_tx_deadline(&q->tx, q->queued_bytes);
+	return eqds_tx_deadline(&q->tx, waiting_bytes(q));
 }
 
 /* The smallest power of two at least n (n <= 2^31). */
@@ -474,9 +500,13 @@ enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *
 
 void eqds_txq_timer(struct eqds_txq *q, u64 now_ns, struct eqds_tx_actions *act)
 {
-	eqds_tx_timer(&q->tx, now_ns, q->queued_bytes, act);
-	if (act->retransmit)
+	eqds_tx_timer(&q->tx, now_ns, waiting_bytes(q), act);
+	if (act->retransmit) {
 		add_rtx(q, act->retransmit_seq);
+		/* The packet to resend waits for credit too. */
+		if (!act->send_rts)
+			act->send_rts = eqds_tx_rts(&q->tx, now_ns, waiting_bytes(q));
+	}
 	if (act->send_rts)
 		q->rts_due = true;
 }

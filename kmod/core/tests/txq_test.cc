@@ -426,6 +426,43 @@ TEST_F(txq_fixture, RetransmissionsGoFirstAndListDedupsBySeq)
 	EXPECT_EQ(q.nrtx, 0);
 }
 
+// A retransmission waiting for credit is demand as much as a queued packet:
+// with nothing new queued, the timer still asks for its credit (an RTS once
+// due) and the RTS's pull target covers it. Before, only the class queues
+// counted: the tunnel asked for nothing and its RTO fired again and again.
+TEST_F(txq_fixture, RetransmissionWaitingForCreditAsksForIt)
+{
+	struct eqds_tx_actions act;
+
+	enqueue(0, 0);
+	enqueue(0, 1);
+	pull(1);
+	pump();
+	ASSERT_EQ(ids(), std::vector<int>({ 0, 1 }));
+	ASSERT_LT(q.tx.credit.credit, COST);	// 4096 - 2 * 1538 left
+	out.clear();
+	// Past the recent-sending term (2 to 4 ms): only what waits counts.
+	now += 5000000;
+	eqds_txq_timer(&q, now, &act);
+	EXPECT_TRUE(act.retransmit);
+	EXPECT_EQ(q.nrtx, 1);
+	EXPECT_EQ(q.queued_bytes, 0u);
+	EXPECT_TRUE(act.send_rts);
+	EXPECT_TRUE(q.rts_due);
+	pump();
+	ASSERT_EQ(out.size(), 1u);
+	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_RTS);
+	// One quantum covers the 1538 bytes the retransmission costs.
+	EXPECT_EQ(out[0].st.pull_target, (u16)(pull_no + 1));
+	out.clear();
+	pull(1);
+	pump();
+	ASSERT_EQ(out.size(), 1u);
+	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_RTX);
+	EXPECT_EQ(out[0].id, 0);
+	EXPECT_EQ(q.nrtx, 0);
+}
+
 TEST_F(txq_fixture, SkippedStepsTakeNoCreditSeqOrPath)
 {
 	enqueue(0, 0);
