@@ -156,12 +156,14 @@ for addr in 10.0.2.1 fd00:2::1; do
 	ip -n h1 -6 route flush cache 2> /dev/null
 	ff=$(fragfails)
 	icmp=$(stat h1 icmp_rcvd)
-	# Twice the size: on an idle machine 32 MiB can be done in the 3 s that
-	# shrink takes.
-	xfer_bg "TCP to $addr while the router's MTU shrinks" h2 "$addr" h1 $((2 * MB << 20))
+	# h1's link is slowed (40 Mbit/s: 32 MiB take 7 s) while the MTU
+	# shrinks, or a fast host finishes before the 3 s of changes are over.
+	tc -n h1 qdisc add dev v1 root tbf rate 40mbit burst 64kb latency 200ms
+	xfer_bg "TCP to $addr while the router's MTU shrinks" h2 "$addr" h1 $((MB << 20))
 	shrink
 	kill -0 "$_xfer_pid" 2> /dev/null && ok "the transfer to $addr outlives the changes" ||
 		fail "the transfer to $addr outlives the changes"
+	tc -n h1 qdisc del dev v1 root
 	xfer_bounded_wait "TCP to $addr while the router's MTU shrinks"
 	n=$(($(fragfails) - ff))
 	if [ "$n" = 0 ]; then
