@@ -18,6 +18,12 @@ source "$(dirname "$0")/lib.sh"
 trap ns_del_all EXIT
 PULL=${EQDS_POLICY_PULL:-60}
 SECS=${EQDS_POLICY_SECS:-10}
+# EQDS_POLICY_RATES=0 (the debug kernel's stage) runs the traffic and the
+# rule changes but reports the rate and share checks as skipped: under
+# emulation with the kernel's checkers the senders carry 3-8 Mbit/s and
+# their processes start seconds late, so the kernel decides what they get,
+# not the pulls. The packaged kernels check them.
+RATES=${EQDS_POLICY_RATES:-1}
 RAW="python3 $TOP/selftests/tools/genl_raw.py"
 
 check "load eqds" eqds_load
@@ -59,11 +65,25 @@ within() {
 	awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(b > 0 && a / b >= lo && a / b <= hi) }'
 }
 
+# share DESC DETAIL COND...: ok/fail DESC on COND (DETAIL says what was
+# measured when it fails), skipped with EQDS_POLICY_RATES=0.
+share() {
+	local desc=$1 detail=$2
+	shift 2
+	if [ "$RATES" = 0 ]; then
+		skip "$desc" "rates not checked on this kernel (EQDS_POLICY_RATES=0)${detail:+: $detail}"
+	elif "$@"; then
+		ok "$desc"
+	else
+		fail "$desc" ${detail:+"$detail"}
+	fi
+}
+
 # ---- equal shares, then 3:1 ----
 flows "$SECS"
 echo "no policy: s1 $mbit1 Mbit/s, s2 $mbit2 Mbit/s"
-within "$mbit1" "$mbit2" 0.8 1.25 && ok "no policy: equal shares ($mbit1 : $mbit2)" ||
-	fail "no policy: equal shares" "s1 $mbit1 s2 $mbit2"
+share "no policy: equal shares ($mbit1 : $mbit2)" "s1 $mbit1 s2 $mbit2" \
+	within "$mbit1" "$mbit2" 0.8 1.25
 
 mon=/tmp/policy.mon.$$
 ip netns exec rcv "$EQDSCTL" monitor > $mon 2>&1 &
@@ -90,8 +110,8 @@ expect_eq "the refused add and change changed nothing" "10.0.1.1/32 weight 3 pri
 flows "$SECS"
 ratio=$(awk -v a="$mbit1" -v b="$mbit2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 echo "weight 3:1: s1 $mbit1 Mbit/s, s2 $mbit2 Mbit/s, ratio $ratio"
-within "$mbit1" "$mbit2" 2.7 3.3 && ok "weights 3:1: ratio $ratio within 10% of 3" ||
-	fail "weights 3:1: ratio within 10% of 3" "s1 $mbit1 s2 $mbit2 ratio $ratio"
+share "weights 3:1: ratio $ratio within 10% of 3" "s1 $mbit1 s2 $mbit2 ratio $ratio" \
+	within "$mbit1" "$mbit2" 2.7 3.3
 # What the emulated hosts carry in all (under emulation, below the pull rate).
 total=$(awk -v a="$mbit1" -v b="$mbit2" 'BEGIN { print a + b }')
 # Priorities, caps and bounds share out the receiver's pulls: they show only
@@ -100,16 +120,14 @@ total=$(awk -v a="$mbit1" -v b="$mbit2" 'BEGIN { print a + b }')
 # EQDS_POLICY_PULL below what it carries) leaves nothing to share out.
 pulls_decide=1
 awk -v t="$total" -v p="$PULL" 'BEGIN { exit !(t < 0.7 * p) }' && pulls_decide=0
-# rated DESC COND...: ok/fail DESC on COND where the pulls decide, else SKIP.
+# rated DESC COND...: share DESC on COND where the pulls decide, else SKIP.
 rated() {
 	local desc=$1
 	shift
 	if [ "$pulls_decide" = 0 ]; then
 		skip "$desc" "the hosts carry $total of the $PULL Mbit/s pulled: the kernel decides, not the pulls"
-	elif "$@"; then
-		ok "$desc"
 	else
-		fail "$desc"
+		share "$desc" "" "$@"
 	fi
 }
 
@@ -158,9 +176,8 @@ check_fails "rcv cannot lift its own bound" "initial network namespace" \
 	ip netns exec rcv "$EQDSCTL" bound rcv none
 flows "$SECS"
 echo "bounded weight 3 -> 1, prio 0 -> 1: s1 $mbit1 Mbit/s, s2 $mbit2 Mbit/s"
-within "$mbit1" "$mbit2" 0.8 1.25 &&
-	ok "bound: rcv's weight 3 and prio 0 for s1 count as 1 and 1 ($mbit1 : $mbit2)" ||
-	fail "bound: rcv's rules clamped to the bound" "s1 $mbit1 s2 $mbit2"
+share "bound: rcv's weight 3 and prio 0 for s1 count as 1 and 1 ($mbit1 : $mbit2)" \
+	"s1 $mbit1 s2 $mbit2" within "$mbit1" "$mbit2" 0.8 1.25
 BOUND=$((PULL >= 6 ? PULL / 3 : 2))
 check "host: bound rcv's pull rate to $BOUND Mbit/s too" "$EQDSCTL" bound rcv pull-rate "$BOUND" \
 	max-weight 1 min-prio 1
