@@ -120,13 +120,18 @@ DEB_OUT ?= $(BUILD)/deb
 deb:
 	JOBS=$(JOBS) scripts/build-deb.sh $(DEB_OUT)
 
-# The debug kernel of `make check`'s last stage: built once, cached outside
-# the checkout; prints its build directory (scripts/debug-kernel.sh).
+# The debug kernel: built once, cached outside the checkout; prints its
+# build directory (scripts/debug-kernel.sh).
 debug-kernel:
 	scripts/debug-kernel.sh
+
+# The selftests of locking and lifetimes on the debug kernel, built first if
+# need be (scripts/check-debug.sh; EQDS_DEBUG_KERNEL=1 adds it to check).
+check-debug:
+	scripts/check-debug.sh
 
 clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD) build-*
 
-.PHONY: all deps host-deps module tools check unit fuzz static vmtest demo bench profile eval eval-smoke sim-eval install dkms-install deb debug-kernel clean
+.PHONY: all deps host-deps module tools check unit fuzz static vmtest demo bench profile eval eval-smoke sim-eval install dkms-install deb debug-kernel check-debug clean
