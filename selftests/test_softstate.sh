@@ -18,12 +18,13 @@ check "h1: idle timeout 500 ms" ctl h1 set idle-timeout 500
 check "h2: idle timeout 500 ms" ctl h2 set idle-timeout 500
 # ping_during DESC SECONDS: ping h1 -> h2 for that long, and read the
 # tunnel gauges (n1, n2) while it runs, until both are up: they fall to 0
-# soon after it ends.
+# soon after it ends. However long a read takes (an eqdsctl process each:
+# seconds on the debug kernel), reading goes on while the pings do.
 ping_during() {
 	local ppid
 	ip netns exec h1 ping -c $(($2 * 5)) -i 0.2 -W 2 -q 10.0.1.2 > /dev/null &
 	ppid=$!
-	wait_until "$2" both_up
+	until both_up || ! kill -0 $ppid 2> /dev/null; do sleep 0.1; done
 	wait $ppid && ok "$1" || fail "$1"
 }
 both_up() {
@@ -154,13 +155,17 @@ check "insmod again" eqds_load
 check "h1 dests again" ctl h1 set dests 10.0.1.2/32
 check "h2 dests again" ctl h2 set dests 10.0.1.1/32
 check "ping over EQDS after insmod" ip netns exec h1 ping -c 3 -i 0.2 -W 2 -q 10.0.1.2
+rx0=$(stat h2 rx_bytes)
 r=$(iperf h2 10.0.1.2 h1 3)
 echo "iperf3 after insmod: ${r% *} Mbit/s, retransmits ${r#* }"
-tx=$(stat h1 tx_packets) rx=$(stat h2 rx_packets)
+tx=$(stat h1 tx_packets) rx=$(($(stat h2 rx_bytes) - rx0))
 echo "h1: $(eqds_stats h1)"
-[ -n "$r" ] && [ "${r% *}" -gt 0 ] && [ "$tx" -gt 1000 ] && [ "$rx" -gt 1000 ] &&
-	ok "TCP over EQDS after insmod (${r% *} Mbit/s; h1 sent $tx, h2 received $rx)" ||
-	fail "TCP over EQDS after insmod" "iperf3 '$r' h1 tx_packets $tx h2 rx_packets $rx"
+# All that iperf3 carried came through EQDS, however fast the kernel is:
+# h2 took at least 90% of its 3 seconds' bytes from EQDS packets.
+[ -n "$r" ] && [ "${r% *}" -gt 0 ] && [ "$tx" -gt 0 ] &&
+	[ "$rx" -ge $((${r% *} * 3000000 / 8 * 9 / 10)) ] &&
+	ok "TCP over EQDS after insmod (${r% *} Mbit/s; h1 sent $tx packets, h2 received $rx bytes)" ||
+	fail "TCP over EQDS after insmod" "iperf3 '$r' h1 tx_packets $tx h2 rx_bytes +$rx"
 
 ns_del_all
 test_failed && exit 1
