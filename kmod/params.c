@@ -44,6 +44,16 @@ module_param_named(tunnel_rate, eqds_tunnel_rate, uint, 0644);
 MODULE_PARM_DESC(tunnel_rate, "Most new receiving tunnels per second per namespace (default "
 		 __stringify(EQDS_DEFAULT_TUNNEL_RATE) ")");
 
+/*
+ * Small packets (pure TCP acks) go ahead of the pulls that pay for them, up
+ * to this many bytes of debt per sending tunnel (core/tx.h; eqds.rst,
+ * "Small packets"). Read when a tunnel starts.
+ */
+unsigned int eqds_small_overdraft = EQDS_SMALL_OVERDRAFT;
+module_param_named(small_overdraft, eqds_small_overdraft, uint, 0644);
+MODULE_PARM_DESC(small_overdraft, "Bytes of credit small packets may borrow per sending tunnel, repaid by pulls; 0 = none (default "
+		 __stringify(EQDS_SMALL_OVERDRAFT) ")");
+
 unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
 module_param_named(half_open_ms, eqds_half_open_ms, uint, 0644);
 MODULE_PARM_DESC(half_open_ms, "Lifetime in ms of a half-open receiving tunnel (default "

@@ -27,6 +27,9 @@ extern unsigned int eqds_max_tx_tunnels;
 extern unsigned int eqds_tunnel_rate;
 /* Lifetime of a half-open receiving tunnel, ms (tunnels.c). */
 extern unsigned int eqds_half_open_ms;
+/* What small packets may borrow per sending tunnel, bytes; 0: none (core/tx.h). */
+#define EQDS_SMALL_OVERDRAFT		1536
+extern unsigned int eqds_small_overdraft;
 /* KiB queued in all namespaces' sending tunnels together; 0: none (tx_tunnel.c). */
 extern unsigned int eqds_host_queued_limit_kb;
 /* React to core congestion (pull.h); read only at load. */

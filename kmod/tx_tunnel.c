@@ -188,6 +188,8 @@ static struct sk_buff *pump_rtx(struct eqds_txt *t, struct eqds_txq_pump *p,
 	}
 	eqds_txq_commit(&t->q, p, st);
 	eqds_cb(copy)->tx = *st;
+	if (st->borrowed)
+		eqds_count(t->en, EQDS_STATS_A_SMALL_BORROWED);
 	eqds_count(t->en, EQDS_STATS_A_RETRANSMITS);
 	t->counters.retransmits++;
 	trace_eqds_retransmit(t->en->net->ns.inum, t->id, &t->peer,
@@ -213,6 +215,8 @@ static struct sk_buff *pump_new(struct eqds_txt *t, struct eqds_txq_pump *p,
 	eqds_txq_commit(&t->q, p, st);
 	eqds_cb(skb)->tx = *st;
 	queued_total_add(t, -(s64)st->wire_bytes);
+	if (st->borrowed)
+		eqds_count(t->en, EQDS_STATS_A_SMALL_BORROWED);
 	if (st->flags & EQDS_F_SYN)
 		eqds_count(t->en, EQDS_STATS_A_SYNS_SENT);
 	keep_copy(t, st, skb);
@@ -673,6 +677,7 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 	BUILD_BUG_ON(EQDS_NCLASSES != EQDS_TXQ_NCLASSES);
 	eqds_txq_start(&t->q, cfg->window, cfg->mode == EQDS_MODE_BURST, EQDS_TXQ_RTO_MIN_NS,
 		       epoch_clock(), now_ns(), (u8)get_random_u32());
+	eqds_tx_set_overdraft(&t->q.tx, READ_ONCE(eqds_small_overdraft));
 }
 
 /*

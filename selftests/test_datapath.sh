@@ -16,6 +16,13 @@ tx=$(stat h1 tx_packets)
 rx=$(stat h2 rx_packets)
 [ "$tx" -gt 0 ] && [ "$rx" -gt 0 ] && ok "counters: h1 sent $tx, h2 received $rx" ||
 	fail "counters move" "h1 tx_packets=$tx h2 rx_packets=$rx"
+# A new tunnel's first packets are small (pings): they borrow their credit
+# and go at once, with no RTS probe and pull round trip first
+# (Documentation/eqds.rst, "Small packets").
+b1=$(stat h1 small_borrowed) b2=$(stat h2 small_borrowed)
+[ "${b1:-0}" -gt 0 ] && [ "${b2:-0}" -gt 0 ] && [ "$(stat h1 rts_sent)" = 0 ] &&
+	ok "the pings borrowed their credit (h1 $b1, h2 $b2), no RTS" ||
+	fail "the pings borrowed their credit" "small_borrowed h1 ${b1:-none} h2 ${b2:-none}, h1 rts_sent $(stat h1 rts_sent)"
 
 # The wire: while iperf3 runs, no TCP is seen on the link, only EQDS. What
 # each host sends: a tap on the receiving side also sees the decapsulated

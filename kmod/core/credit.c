@@ -29,7 +29,7 @@ void eqds_credit_init(struct eqds_credit *c, u32 window, u32 quantum,
 u32 eqds_credit_pull(struct eqds_credit *c, u32 pull_no, u32 quantum)
 {
 	s32 jump = eqds_seq_diff(pull_no, c->pull_hi);
-	u32 n, max_n, room;
+	u32 n, max_n, room, repay;
 	u64 gain;
 
 	if (!quantum)
@@ -50,13 +50,18 @@ u32 eqds_credit_pull(struct eqds_credit *c, u32 pull_no, u32 quantum)
 	c->quantum = quantum;
 
 	gain = (u64)n * quantum;
+	/* Debt first: its bytes were sent, the pull pays for them. */
+	repay = (u32)eqds_min_u64(gain, c->debt);
+	c->debt -= repay;
+	c->repaid_bytes += repay;
+	gain -= repay;
 	room = c->window - c->credit;
 	if (gain > room) {
 		c->refused_bytes += gain - room;
 		gain = room;
 	}
 	c->credit += (u32)gain;
-	return (u32)gain;
+	return (u32)gain + repay;
 }
 
 bool eqds_credit_take(struct eqds_credit *c, u32 bytes)
@@ -67,10 +72,29 @@ bool eqds_credit_take(struct eqds_credit *c, u32 bytes)
 	return true;
 }
 
+bool eqds_credit_may_borrow(const struct eqds_credit *c, u32 bytes)
+{
+	return bytes > c->credit && c->debt <= c->overdraft &&
+	       bytes - c->credit <= c->overdraft - c->debt;
+}
+
+bool eqds_credit_borrow(struct eqds_credit *c, u32 bytes)
+{
+	u32 owed = bytes - c->credit;
+
+	if (!eqds_credit_may_borrow(c, bytes))
+		return false;
+	c->debt += owed;
+	c->borrowed_bytes += owed;
+	c->credit = 0;
+	return true;
+}
+
 u32 eqds_credit_need(const struct eqds_credit *c, u64 queued)
 {
 	u32 want, quanta;
 
+	queued += c->debt;
 	if (queued <= c->credit || !c->quantum)
 		return 0;
 	/*

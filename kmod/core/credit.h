@@ -43,15 +43,31 @@
  */
 #define EQDS_FRAME_BYTES	38
 
+/*
+ * Small packets may borrow (eqds_credit_borrow()): a sender short of credit
+ * sends one and owes its cost, up to overdraft bytes in all. Debt is repaid
+ * by the next pulls before they add credit, and is demand until then, so
+ * the receiver pulls for it as for queued bytes: bytes sent never exceed
+ * bytes pulled plus overdraft, and the receiver still decides the rate.
+ * With debt there is no credit (debt > 0 implies credit == 0). Counting
+ * as gained what eqds_credit_pull() returns (repayment included) and as
+ * spent the whole cost of every packet sent, borrowed or not:
+ *	credit + spent == initial + gained + debt.
+ */
+
 /* Sender side: credit held and pulls seen, for one tunnel. */
 struct eqds_credit {
 	u32	credit;		/* bytes the sender may send now */
 	u32	window;		/* most credit ever held, bytes */
 	u32	quantum;	/* bytes per pull, from the latest pull */
 	u32	pull_hi;	/* highest pull number seen */
+	u32	debt;		/* bytes borrowed and not yet repaid */
+	u32	overdraft;	/* most debt allowed, bytes; 0: no borrowing */
 	u64	stale_pulls;	/* pulls not above pull_hi: late or duplicate */
 	u64	clamped_pulls;	/* pulls that jumped more than a window */
 	u64	refused_bytes;	/* credit not granted: jump clamp, window cap */
+	u64	borrowed_bytes;	/* all debt ever taken */
+	u64	repaid_bytes;	/* all debt ever repaid by pulls */
 };
 
 /*
@@ -77,6 +93,14 @@ u32 eqds_credit_pull(struct eqds_credit *c, u32 pull_no, u32 quantum);
 bool eqds_credit_take(struct eqds_credit *c, u32 bytes);
 
 /*
+ * Could a bytes-long packet that the credit held does not cover borrow the
+ * shortfall (at most the overdraft left)? eqds_credit_borrow() does it:
+ * the credit held goes to the packet, the rest becomes debt.
+ */
+bool eqds_credit_may_borrow(const struct eqds_credit *c, u32 bytes);
+bool eqds_credit_borrow(struct eqds_credit *c, u32 bytes);
+
+/*
  * Demand is stated absolutely: the pull number the sender wants the
  * receiver to reach, its highest pull seen plus the quanta it still needs.
  * Only the low 16 bits travel (pull_target); the receiver extends them
@@ -90,7 +114,7 @@ bool eqds_credit_take(struct eqds_credit *c, u32 bytes);
 
 /*
  * Quanta still wanted beyond the credit held, for queued bytes waiting to be
- * sent. Rounded up to whole quanta, capped at the room left in the window
+ * sent and the debt to repay. Rounded up to whole quanta, capped at the room left in the window
  * (queue and credit together at most one window, at least one quantum) and
  * at EQDS_DEMAND_MAX_QUANTA. 0 when the credit held covers the queue or
  * fills the window, or no quantum is known.

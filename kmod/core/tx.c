@@ -33,6 +33,7 @@ u32 eqds_tx_next_epoch(u32 prev, u32 clock)
 void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock)
 {
 	struct eqds_tx_stats stats = tx->stats;
+	u32 overdraft = tx->credit.overdraft;
 	u32 epoch = eqds_tx_next_epoch(tx->epoch, clock);
 	bool busy = now_ns < tx->busy_until_ns;
 	u64 busy_until = tx->busy_until_ns;
@@ -43,15 +44,31 @@ void eqds_tx_restart(struct eqds_tx *tx, u64 now_ns, u32 clock)
 		eqds_credit_init(&tx->credit, tx->credit.window,
 				 tx->credit.quantum, 0);
 	tx->busy_until_ns = busy_until;
+	/* The old epoch's debt is forgiven with its credit: a new allowance. */
+	tx->credit.overdraft = overdraft;
 	tx->stats = stats;
 	tx->stats.restarts++;
 }
 
-bool eqds_tx_may_send(const struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit)
+void eqds_tx_set_overdraft(struct eqds_tx *tx, u32 bytes)
 {
+	tx->credit.overdraft = eqds_min_u32(bytes, tx->credit.window);
+}
+
+static bool eqds_tx_may_borrow(const struct eqds_tx *tx, u32 cost, u32 nsegs, u64 now_ns)
+{
+	return nsegs == 1 && cost <= EQDS_TX_SMALL_BYTES && now_ns >= tx->busy_until_ns &&
+	       eqds_credit_may_borrow(&tx->credit, cost);
+}
+
+bool eqds_tx_may_send(const struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
+		      u64 now_ns)
+{
+	u32 cost = eqds_tx_cost(tx, bytes, nsegs);
+
 	if (!retransmit && eqds_tx_inflight(tx) + nsegs > EQDS_TX_SLOTS)
 		return false;
-	return eqds_tx_cost(tx, bytes, nsegs) <= tx->credit.credit;
+	return cost <= tx->credit.credit || eqds_tx_may_borrow(tx, cost, nsegs, now_ns);
 }
 
 bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
@@ -59,9 +76,12 @@ bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 {
 	u32 cost = eqds_tx_cost(tx, bytes, nsegs);
 
-	if (!eqds_tx_may_send(tx, bytes, nsegs, retransmit))
+	if (!eqds_tx_may_send(tx, bytes, nsegs, retransmit, now_ns))
 		return false;
-	eqds_credit_take(&tx->credit, cost);
+	if (!eqds_credit_take(&tx->credit, cost)) {
+		eqds_credit_borrow(&tx->credit, cost);
+		tx->stats.borrowed++;
+	}
 	if (retransmit)
 		return true;
 	if (tx->snd_una == tx->snd_nxt)
@@ -219,9 +239,15 @@ void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 	act->send_rts = eqds_tx_rts(tx, now_ns, queued);
 }
 
+/* Credit wanted: the queue's cost and the debt, beyond the credit held. */
+static bool short_of_credit(const struct eqds_tx *tx, u64 queued)
+{
+	return queued_cost(tx, queued) + tx->credit.debt > tx->credit.credit;
+}
+
 bool eqds_tx_rts(struct eqds_tx *tx, u64 now_ns, u64 queued)
 {
-	if (queued_cost(tx, queued) <= tx->credit.credit || now_ns < rts_due(tx))
+	if (!short_of_credit(tx, queued) || now_ns < rts_due(tx))
 		return false;
 	tx->stats.rts_sent++;
 	tx->rts_ns = now_ns;
@@ -236,7 +262,7 @@ u64 eqds_tx_deadline(const struct eqds_tx *tx, u64 queued)
 
 	if (eqds_tx_inflight(tx))
 		d = tx->progress_ns + tx->rto_ns;
-	if (queued_cost(tx, queued) > tx->credit.credit && (!d || rts_due(tx) < d))
+	if (short_of_credit(tx, queued) && (!d || rts_due(tx) < d))
 		d = rts_due(tx);
 	return d;
 }

@@ -28,6 +28,7 @@ struct eqds_tx_stats {
 	u64	nacks;
 	u64	timeouts;	/* retransmission timeouts */
 	u64	rts_sent;
+	u64	borrowed;	/* small packets sent on borrowed credit */
 };
 
 struct eqds_tx {
@@ -92,11 +93,24 @@ u32 eqds_tx_next_epoch(u32 prev, u32 clock);
  * be sent now? Takes its credit, eqds_tx_cost(), and numbers it (returns
  * true and its first seq) or changes nothing. Retransmissions pass
  * retransmit=true: they spend credit but keep their number.
+ *
+ * A small packet (one segment costing at most EQDS_TX_SMALL_BYTES: a pure
+ * TCP ack, a SYN, an RPC's request) that the credit held does not cover
+ * borrows the shortfall, within the overdraft (eqds_tx_set_overdraft(),
+ * credit.h), unless the receiver last said its link is busy: then it
+ * waits for pulls as anything else. Acks then do not wait a pull round
+ * trip on a tunnel that carries little else, and the debt makes the next
+ * pulls pay for them.
  */
+#define EQDS_TX_SMALL_BYTES	256
 bool eqds_tx_send(struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
 		  u64 now_ns, u32 *seq);
 /* Would eqds_tx_send() let it go now? Changes nothing. */
-bool eqds_tx_may_send(const struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit);
+bool eqds_tx_may_send(const struct eqds_tx *tx, u32 bytes, u32 nsegs, bool retransmit,
+		      u64 now_ns);
+
+/* The most a small packet may borrow, bytes (at most the window); 0: none. */
+void eqds_tx_set_overdraft(struct eqds_tx *tx, u32 bytes);
 /*
  * The credit such a packet takes: its bytes and EQDS_FRAME_BYTES per
  * segment, but never more than the window, which is all a sender can ever
@@ -157,8 +171,8 @@ bool eqds_tx_nack_hole(const struct eqds_tx_actions *act, u32 seq);
 
 /*
  * Timer: retransmit the oldest unacknowledged packet after rto (doubling,
- * up to 64 * rto_min), ask for credit again if queued data has waited for
- * any. queued: bytes waiting to be sent.
+ * up to 64 * rto_min), ask for credit again if queued data (or debt) has
+ * waited for any. queued: bytes waiting to be sent.
  *
  * The receiver knows the demand already (every data packet and RTS
  * carries it), so an RTS only helps when that was lost: the wait before
@@ -175,7 +189,7 @@ void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 
 /*
  * The timer's RTS decision alone: true (and counted) if the credit held is
- * short of queued bytes and the wait above is over.
+ * short of queued bytes and debt, and the wait above is over.
  */
 bool eqds_tx_rts(struct eqds_tx *tx, u64 now_ns, u64 queued);
 

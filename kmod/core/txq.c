@@ -214,7 +214,7 @@ void eqds_txq_pump_begin(struct eqds_txq_pump *p, u64 now_ns)
 }
 
 /* Retransmissions while their credit lasts; false once there are none to send now. */
-static bool next_rtx(struct eqds_txq *q, struct eqds_txq_step *st)
+static bool next_rtx(struct eqds_txq *q, struct eqds_txq_pump *p, struct eqds_txq_step *st)
 {
 	while (q->nrtx) {
 		u32 first, slot = eqds_txq_find(q, q->rtx[0], &first);
@@ -225,7 +225,7 @@ static bool next_rtx(struct eqds_txq *q, struct eqds_txq_step *st)
 			continue;
 		}
 		d = &q->ring[slot];
-		if (!eqds_tx_may_send(&q->tx, d->wire_bytes, d->nsegs, true))
+		if (!eqds_tx_may_send(&q->tx, d->wire_bytes, d->nsegs, true, p->now_ns))
 			return false;
 		st->kind = EQDS_TXQ_RTX;
 		st->cls = d->cls;
@@ -247,7 +247,8 @@ static bool next_new(struct eqds_txq *q, struct eqds_txq_pump *p,
 		const struct eqds_txq_desc *h = &heads[p->cls];
 
 		if (q->qlen[p->cls]) {
-			if (!eqds_tx_may_send(&q->tx, h->wire_bytes, h->nsegs, false)) {
+			if (!eqds_tx_may_send(&q->tx, h->wire_bytes, h->nsegs, false,
+					      p->now_ns)) {
 				if (eqds_tx_cost(&q->tx, h->wire_bytes, h->nsegs) <=
 				    q->tx.credit.credit)
 					p->window_full = true;
@@ -271,7 +272,7 @@ enum eqds_txq_kind eqds_txq_pump_next(struct eqds_txq *q, struct eqds_txq_pump *
 {
 	memset(st, 0, sizeof(*st));
 	if (p->stage == STAGE_RTX) {
-		if (next_rtx(q, st))
+		if (next_rtx(q, p, st))
 			return EQDS_TXQ_RTX;
 		p->stage = STAGE_CLASSES;
 		p->cls = EQDS_TXQ_NCLASSES - 1;
@@ -283,7 +284,7 @@ enum eqds_txq_kind eqds_txq_pump_next(struct eqds_txq *q, struct eqds_txq_pump *
 	}
 	if (p->stage == STAGE_RTS) {
 		p->stage = STAGE_END;
-		if (q->rts_due && !p->sent && waiting_bytes(q)) {
+		if (q->rts_due && !p->sent && (waiting_bytes(q) || q->tx.credit.debt)) {
 			st->kind = EQDS_TXQ_RTS;
 			st->seq = q->tx.snd_nxt;
 			return EQDS_TXQ_RTS;
@@ -296,6 +297,7 @@ enum eqds_txq_kind eqds_txq_pump_next(struct eqds_txq *q, struct eqds_txq_pump *
 void eqds_txq_commit(struct eqds_txq *q, struct eqds_txq_pump *p,
 		     struct eqds_txq_step *st)
 {
+	u64 borrowed = q->tx.stats.borrowed;
 	u32 seq;
 
 	st->flags = eqds_tx_data_flags(&q->tx);
@@ -319,6 +321,7 @@ void eqds_txq_commit(struct eqds_txq *q, struct eqds_txq_pump *p,
 	default:
 		return;
 	}
+	st->borrowed = q->tx.stats.borrowed != borrowed;
 	st->path = q->path++;
 	st->epoch = q->tx.epoch;
 	st->pull_target = eqds_tx_pull_target(&q->tx, waiting_bytes(q), p->now_ns);

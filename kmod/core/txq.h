@@ -248,6 +248,7 @@ struct eqds_txq_step {
 	u32	slot;		/* RTX: ring slot of the kept packet */
 	u32	wire_bytes;
 	u32	epoch;		/* committed */
+	bool	borrowed;	/* committed: sent on borrowed credit (tx.h) */
 };
 
 void eqds_txq_pump_begin(struct eqds_txq_pump *p, u64 now_ns);

@@ -82,6 +82,7 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_ICMP_RCVD, "icmp_rcvd"},
 	{EQDS_STATS_A_MTU_SPLIT, "mtu_split"},
 	{EQDS_STATS_A_MTU_FRAGMENTED, "mtu_fragmented"},
+	{EQDS_STATS_A_SMALL_BORROWED, "small_borrowed"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

@@ -66,6 +66,7 @@ const Shown kLayout[] = {
 	{"sender", "icmp_rcvd", "icmp-rcvd"},
 	{"sender", "mtu_split", "mtu-split"},
 	{"sender", "mtu_fragmented", "mtu-fragmented"},
+	{"sender", "small_borrowed", "small-borrowed"},
 	{"reorder", "reorder_held", "held"},
 	{"reorder", "reorder_late", "late"},
 	{"reorder", "reorder_skipped", "skipped"},

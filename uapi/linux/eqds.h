@@ -302,6 +302,7 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_ICMP_RCVD,		/* tx: ICMP errors about our packets (path MTU) */
 	EQDS_STATS_A_MTU_SPLIT,		/* tx: GSO packets resized or segmented to fit */
 	EQDS_STATS_A_MTU_FRAGMENTED,	/* tx: packets fragmented outside to fit */
+	EQDS_STATS_A_SMALL_BORROWED,	/* tx: small packets sent on borrowed credit */
 	__EQDS_STATS_A_MAX
 };
 

@@ -10,7 +10,9 @@
 //  - snd_una <= snd_nxt, at most EQDS_TX_SLOTS seqs in flight, and new
 //    packets are numbered consecutively from snd_nxt;
 //  - credit never exceeds the window, and a send spends exactly its cost
-//    (eqds_tx_cost: bytes and framing per segment, at most a window);
+//    (eqds_tx_cost: bytes and framing per segment, at most a window), from
+//    the credit held or, for a small packet, borrowed: debt stays within
+//    the overdraft, and there is no credit while there is debt;
 //  - a control packet the checks refuse changes nothing; an accepted ack
 //    never passes snd_nxt; a retransmission asked for is in flight, and the
 //    further holes of a NACK lie in the 64 seqs after it;
@@ -45,6 +47,8 @@ void check_invariants(const struct eqds_tx &tx)
 	FUZZ_CHECK(!eqds_seq_after(tx.snd_una, tx.snd_nxt));
 	FUZZ_CHECK(eqds_tx_inflight(&tx) <= EQDS_TX_SLOTS);
 	FUZZ_CHECK(tx.credit.credit <= tx.credit.window);
+	FUZZ_CHECK(tx.credit.debt <= tx.credit.overdraft);
+	FUZZ_CHECK(!tx.credit.debt || !tx.credit.credit);
 	FUZZ_CHECK(tx.rts_backoff <= EQDS_RTS_MAX_BACKOFF);
 	FUZZ_CHECK(tx.epoch != 0);
 }
@@ -104,7 +108,11 @@ void on_ctrl(struct eqds_tx &tx, const struct eqds_pkt &p, u64 now)
 				FUZZ_CHECK(s - act.retransmit_seq - 1 < 64);
 		}
 	}
-	FUZZ_CHECK(act.credit_gained <= tx.credit.window);
+	// What a pull adds stays within the window; it may repay debt too.
+	FUZZ_CHECK(act.credit_gained <= tx.credit.window + before.credit.debt);
+	FUZZ_CHECK(act.credit_gained == 0 ||
+		   act.credit_gained == (tx.credit.credit - before.credit.credit) +
+		   (before.credit.debt - tx.credit.debt));
 }
 
 } // namespace
@@ -121,6 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	u64 queued = 0;
 
 	eqds_tx_init(&tx, epoch, window, kQuantum, burst, 10000000, now);
+	eqds_tx_set_overdraft(&tx, (u32)rd.get(2) % (4 * kQuantum));
 	check_invariants(tx);
 	for (int steps = 0; steps < 4096 && !rd.empty(); steps++) {
 		u8 op = (u8)rd.get(1);
@@ -133,17 +142,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			u32 nsegs = (u32)rd.get(1) % EQDS_MAX_SEGS + 1;
 			u32 bytes = (u32)rd.get(2) % (nsegs * 1600) + 1;
 			u32 nxt = tx.snd_nxt, credit = tx.credit.credit, seq = 0;
+			u32 debt = tx.credit.debt, cost = eqds_tx_cost(&tx, bytes, nsegs);
+			u64 borrowed = tx.stats.borrowed;
 			bool rtx = op & 8;
 
 			if (eqds_tx_send(&tx, bytes, nsegs, rtx, now, &seq)) {
-				FUZZ_CHECK(tx.credit.credit == credit -
-					   eqds_tx_cost(&tx, bytes, nsegs));
+				// credit - debt falls by the cost, borrowed or not.
+				FUZZ_CHECK((s64)credit - debt - ((s64)tx.credit.credit -
+					   tx.credit.debt) == cost);
+				if (tx.stats.borrowed != borrowed)
+					FUZZ_CHECK(nsegs == 1 && cost <= EQDS_TX_SMALL_BYTES &&
+						   cost > credit && now >= tx.busy_until_ns);
+				else
+					FUZZ_CHECK(tx.credit.debt == debt);
 				if (!rtx) {
 					FUZZ_CHECK(seq == nxt);
 					FUZZ_CHECK(tx.snd_nxt == nxt + nsegs);
 				}
 			} else {
-				FUZZ_CHECK(tx.credit.credit == credit);
+				FUZZ_CHECK(tx.credit.credit == credit && tx.credit.debt == debt);
 				FUZZ_CHECK(tx.snd_nxt == nxt);
 			}
 			break;
@@ -164,11 +181,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(d == 0 || d > now || !act.send_rts);
 			break;
 		}
-		case 5:		// a restart after an RST
+		case 5: {	// a restart after an RST
+			u32 overdraft = tx.credit.overdraft;
+
 			eqds_tx_restart(&tx, now, (u32)rd.get(4));
+			FUZZ_CHECK(tx.credit.debt == 0 && tx.credit.overdraft == overdraft);
 			FUZZ_CHECK(tx.snd_una == tx.snd_nxt);
 			FUZZ_CHECK(!tx.confirmed);
 			break;
+		}
 		case 6: {	// a control packet for some epoch: disown it?
 			struct eqds_pkt fin;
 			u8 buf[EQDS_MAX_HLEN];

@@ -506,3 +506,85 @@ TEST(CreditEndToEnd, NoCreditLostOverLossyReorderingChannel)
 		EXPECT_GT(sent, 0u);
 	}
 }
+
+// Small packets may borrow up to the overdraft, all or nothing; the credit
+// held goes first, and the law credit + spent == initial + gained + debt
+// holds throughout.
+TEST(Credit, BorrowIsBoundedAndAllOrNothing)
+{
+	struct eqds_credit c = fresh();
+	u64 spent = 0;
+
+	c.overdraft = 1536;
+	for (int i = 0; i < 11; i++) {
+		ASSERT_TRUE(eqds_credit_borrow(&c, 134)) << i;
+		spent += 134;
+	}
+	EXPECT_EQ(c.debt, 1474u);
+	EXPECT_EQ(c.credit, 0u);
+	EXPECT_FALSE(eqds_credit_may_borrow(&c, 134));
+	EXPECT_FALSE(eqds_credit_borrow(&c, 134));
+	EXPECT_EQ(c.debt, 1474u);
+	EXPECT_EQ(c.borrowed_bytes, 1474u);
+	EXPECT_EQ(c.credit + spent, 0 + 0 + (u64)c.debt);
+
+	// With some credit, only the shortfall is owed.
+	c = fresh();
+	c.overdraft = 1536;
+	ASSERT_EQ(eqds_credit_pull(&c, 1, Q), Q);
+	ASSERT_TRUE(eqds_credit_take(&c, Q - 100));
+	EXPECT_FALSE(eqds_credit_may_borrow(&c, 100));	// covered: take it
+	EXPECT_TRUE(eqds_credit_borrow(&c, 134));
+	EXPECT_EQ(c.credit, 0u);
+	EXPECT_EQ(c.debt, 34u);
+
+	// Off by default.
+	c = fresh();
+	EXPECT_FALSE(eqds_credit_borrow(&c, 1));
+}
+
+TEST(Credit, PullRepaysDebtFirst)
+{
+	struct eqds_credit c = fresh();
+
+	c.overdraft = 1536;
+	for (int i = 0; i < 11; i++)
+		ASSERT_TRUE(eqds_credit_borrow(&c, 134));
+	// The pull's whole quantum counts as gained: 1474 of it repays.
+	EXPECT_EQ(eqds_credit_pull(&c, 1, Q), Q);
+	EXPECT_EQ(c.debt, 0u);
+	EXPECT_EQ(c.credit, Q - 1474);
+	EXPECT_EQ(c.repaid_bytes, 1474u);
+	EXPECT_EQ(c.refused_bytes, 0u);
+	// credit + spent == initial + gained + debt
+	EXPECT_EQ((u64)c.credit + 11 * 134, (u64)Q + c.debt);
+
+	// A pull smaller than the debt repays part of it and adds nothing.
+	c = fresh(WINDOW);
+	c.overdraft = 2 * Q;
+	ASSERT_TRUE(eqds_credit_borrow(&c, 200));
+	c.debt = Q + 200;	// as if more had been borrowed
+	EXPECT_EQ(eqds_credit_pull(&c, 1, Q), Q);
+	EXPECT_EQ(c.debt, 200u);
+	EXPECT_EQ(c.credit, 0u);
+	// Repayment is never refused, even into a window with no room.
+	c = fresh(Q, 0);
+	c.overdraft = Q;
+	ASSERT_TRUE(eqds_credit_borrow(&c, 200));
+	EXPECT_EQ(eqds_credit_pull(&c, 1, Q), Q);
+	EXPECT_EQ(c.debt, 0u);
+	EXPECT_EQ(c.credit, Q - 200);
+	EXPECT_EQ(c.refused_bytes, 0u);
+}
+
+TEST(Credit, DebtIsDemand)
+{
+	struct eqds_credit c = fresh();
+
+	c.overdraft = 1536;
+	EXPECT_EQ(eqds_credit_need(&c, 0), 0u);
+	ASSERT_TRUE(eqds_credit_borrow(&c, 300));
+	EXPECT_EQ(eqds_credit_need(&c, 0), 1u);
+	EXPECT_EQ(eqds_credit_pull_target(&c, 0), (u16)(c.pull_hi + 1));
+	EXPECT_EQ(eqds_credit_need(&c, 2 * Q), 3u);
+}

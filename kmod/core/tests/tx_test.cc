@@ -504,7 +504,7 @@ TEST_F(tx_fixture, DemandCoversTheFramingOfALongGsoPacket)
 	p.ctrl.pull_no = 1;
 	recv(p, 1000);
 	tx.credit.credit = cost - F;
-	EXPECT_FALSE(eqds_tx_may_send(&tx, BYTES, N, false));
+	EXPECT_FALSE(eqds_tx_may_send(&tx, BYTES, N, false, 0));
 	EXPECT_NE(eqds_tx_pull_target(&tx, BYTES, 1000), (u16)tx.credit.pull_hi);
 	EXPECT_NE(eqds_tx_deadline(&tx, BYTES), 0u);
 	eqds_tx_timer(&tx, 1000 + 100 * RTO, BYTES, &act);
@@ -687,4 +687,86 @@ TEST(TxEpoch, NextEpochIsNewerAndNonzero)
 	// A clock behind prev (or equal) still moves forward by one.
 	EXPECT_EQ(eqds_tx_next_epoch(1000, 999), 1001u);
 	EXPECT_EQ(eqds_tx_next_epoch(1000, 5000), 5000u);
+}
+
+// A pure ack's worth (96 wire bytes, one segment) costs 134 of credit.
+constexpr u32 ACK = 96;
+constexpr u32 ACK_COST = ACK + F;
+
+TEST_F(tx_fixture, SmallPacketBorrowsWhenCreditIsShort)
+{
+	u32 seq = 0;
+
+	eqds_tx_set_overdraft(&tx, 1536);
+	ASSERT_TRUE(eqds_tx_send(&tx, ACK, 1, false, 2000, &seq));
+	EXPECT_EQ(seq, isn);
+	EXPECT_EQ(tx.credit.debt, ACK_COST);
+	EXPECT_EQ(tx.stats.borrowed, 1u);
+	EXPECT_EQ(eqds_tx_data_flags(&tx), EQDS_F_SYN);
+	// A full-sized packet still waits for credit; so does a small GSO one.
+	EXPECT_FALSE(eqds_tx_send(&tx, PKT, 1, false, 2000, &seq));
+	EXPECT_FALSE(eqds_tx_send(&tx, ACK, 2, false, 2000, &seq));
+	// Off: the small packet waits too.
+	eqds_tx_set_overdraft(&tx, 0);
+	EXPECT_FALSE(eqds_tx_send(&tx, ACK, 1, false, 2000, &seq));
+}
+
+TEST_F(tx_fixture, OverdraftRefillsOnlyFromPulls)
+{
+	u32 seq, n = 0;
+
+	eqds_tx_set_overdraft(&tx, 1536);
+	while (eqds_tx_send(&tx, ACK, 1, false, 2000, &seq))
+		n++;
+	EXPECT_EQ(n, 1536 / ACK_COST);
+	// Time does not refill it.
+	EXPECT_FALSE(eqds_tx_send(&tx, ACK, 1, false, 2000 + 1000000000ull, &seq));
+	pull(1, 3000);
+	EXPECT_EQ(tx.credit.debt, 0u);
+	EXPECT_EQ(tx.credit.credit, Q - n * ACK_COST);
+	ASSERT_TRUE(eqds_tx_send(&tx, ACK, 1, false, 3000, &seq));
+	EXPECT_EQ(tx.credit.debt, 0u);
+	EXPECT_EQ(tx.stats.borrowed, n);
+}
+
+TEST_F(tx_fixture, NoBorrowingWhileTheReceiverIsBusy)
+{
+	struct eqds_pkt p = ctrl(EPOCH, EQDS_F_ACK, isn);
+	u64 t = 5000;
+	u32 seq;
+
+	eqds_tx_set_overdraft(&tx, 1536);
+	p.ctrl.busy_us = 1000;
+	recv(p, t);
+	EXPECT_FALSE(eqds_tx_send(&tx, ACK, 1, false, t + 999999, &seq));
+	EXPECT_EQ(tx.credit.debt, 0u);
+	EXPECT_EQ(tx.credit.credit, 0u);
+	EXPECT_TRUE(eqds_tx_send(&tx, ACK, 1, false, t + 1000000, &seq));
+}
+
+TEST_F(tx_fixture, UnpaidDebtAsksForCredit)
+{
+	u32 seq;
+
+	eqds_tx_set_overdraft(&tx, 1536);
+	ASSERT_TRUE(eqds_tx_send(&tx, ACK, 1, false, 2000, &seq));
+	// In flight (its retransmission timer) and owed (an RTS after rto).
+	EXPECT_EQ(eqds_tx_deadline(&tx, 0), 1000 + RTO);
+	EXPECT_NE((u16)(eqds_tx_pull_target(&tx, 0, 2000) - (u16)tx.credit.pull_hi), 0);
+	eqds_tx_timer(&tx, 1000 + RTO, 0, &act);
+	EXPECT_TRUE(act.send_rts);
+}
+
+TEST_F(tx_fixture, RestartForgivesDebtKeepsOverdraft)
+{
+	u32 seq;
+
+	eqds_tx_set_overdraft(&tx, 1536);
+	ASSERT_TRUE(eqds_tx_send(&tx, ACK, 1, false, 2000, &seq));
+	eqds_tx_restart(&tx, 3000, EPOCH + 100);
+	EXPECT_EQ(tx.credit.debt, 0u);
+	EXPECT_EQ(tx.credit.overdraft, 1536u);
+	ASSERT_TRUE(eqds_tx_send(&tx, ACK, 1, false, 3000, &seq));
+	EXPECT_EQ(seq, eqds_isn(tx.epoch));
+	EXPECT_EQ(eqds_tx_data_flags(&tx), EQDS_F_SYN);
 }

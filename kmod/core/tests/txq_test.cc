@@ -713,3 +713,53 @@ TEST_F(txq_fixture, RingNeedRefusesWhatCannotBeKept)
 }
 
 } // namespace
+
+// With an overdraft, a small packet at the head of ll goes at once on
+// borrowed credit and states the debt as demand; the MTU-sized head of tcp,
+// and anything behind it, waits for pulls.
+TEST_F(txq_fixture, SmallHeadBorrowsBigHeadWaits)
+{
+	const u32 ACK = 96;
+
+	eqds_tx_set_overdraft(&q.tx, 1536);
+	enqueue(0, 0);
+	enqueue(1, 1, 1, ACK);
+	enqueue(0, 2, 1, ACK);
+	pump();
+	ASSERT_EQ(ids(), std::vector<int>({ 1 }));
+	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_NEW);
+	EXPECT_EQ(out[0].st.cls, 1);
+	EXPECT_TRUE(out[0].st.flags & EQDS_F_SYN);
+	EXPECT_EQ(q.tx.credit.debt, ACK + EQDS_FRAME_BYTES);
+	EXPECT_EQ(q.tx.stats.borrowed, 1u);
+	// Its demand covers the debt and the waiting tcp packets.
+	EXPECT_EQ(out[0].st.pull_target, (u16)(pull_no + 1));
+	out.clear();
+	pull(1);
+	pump();
+	EXPECT_EQ(ids(), std::vector<int>({ 0, 2 }));
+	EXPECT_EQ(q.tx.credit.debt, 0u);
+}
+
+// Debt alone, nothing queued, still asks for credit once the RTS wait is
+// over, so the next small packet finds its overdraft again.
+TEST_F(txq_fixture, DebtAloneSendsAnRts)
+{
+	struct eqds_tx_actions act;
+	const u32 ACK = 96;
+
+	eqds_tx_set_overdraft(&q.tx, 1536);
+	enqueue(1, 0, 1, ACK);
+	pump();
+	ASSERT_EQ(ids(), std::vector<int>({ 0 }));
+	ASSERT_GT(q.tx.credit.debt, 0u);
+	out.clear();
+	// Acked: nothing in flight, nothing queued, only the debt.
+	ack(q.tx.snd_nxt);
+	now += 5000000;
+	eqds_txq_timer(&q, now, &act);
+	EXPECT_TRUE(act.send_rts);
+	pump();
+	ASSERT_EQ(out.size(), 1u);
+	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_RTS);
+}

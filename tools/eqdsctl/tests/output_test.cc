@@ -72,6 +72,7 @@ TEST(Text, WithStats)
 		  "        challenges-sent 45  fins-sent 46  fins-rcvd 47\n"
 		  "  sender: rts-sent 21  syns-sent 22  retransmits 19  timeouts 20  mss-clamped 26\n"
 		  "          outer-id-fallback 57  icmp-rcvd 58  mtu-split 59  mtu-fragmented 60\n"
+		  "          small-borrowed 61\n"
 		  "  reorder: held 23  late 24  skipped 25  outer-id-rewritten 56\n"
 		  "  drops: queue-full 28  nomem 29  noroute 30  tunnel-limit 38  no-socket 39\n"
 		  "         xmit 40  decode 31  inner 32  unknown 33  dup 34  window 35  stale 36\n"
@@ -147,7 +148,7 @@ TEST(Json, Defaults)
 				 "\"pacer_runs\":52,\"pacer_late_bytes\":53,"
 				 "\"drop_deliver\":54,\"drop_local_port\":55,"
 				 "\"outer_id_rewritten\":56,\"outer_id_fallback\":57,\"icmp_rcvd\":58,"
-				 "\"mtu_split\":59,\"mtu_fragmented\":60}}\n";
+				 "\"mtu_split\":59,\"mtu_fragmented\":60,\"small_borrowed\":61}}\n";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
@@ -217,7 +218,7 @@ TEST(Json, Pretty)
 	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
 	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
 		  std::string::npos);
-	const std::string tail = "    \"mtu_fragmented\": 60\n  }\n}\n";
+	const std::string tail = "    \"small_borrowed\": 61\n  }\n}\n";
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
 }

@@ -22,10 +22,12 @@ void CreditAudit::check(const SenderTunnel &tx, const ReceiverTunnel *rx, uint32
 	checks_++;
 	if (c.credit > c.window)
 		fail(tx, "credit " + std::to_string(c.credit) + " above window");
-	if (l.charged + c.credit != l.initial + l.gained)
+	if (c.debt > c.overdraft || (c.debt && c.credit))
+		fail(tx, "debt " + std::to_string(c.debt) + " beyond the overdraft or beside credit");
+	if (l.charged + c.credit != l.initial + l.gained + c.debt)
 		fail(tx, "charged " + std::to_string(l.charged) + " + held " +
 			 std::to_string(c.credit) + " != granted " +
-			 std::to_string(l.initial + l.gained));
+			 std::to_string(l.initial + l.gained) + " + debt " + std::to_string(c.debt));
 	if (l.gained + c.refused_bytes != (uint64_t)c.pull_hi * quantum)
 		fail(tx, "gained + refused != pull_hi * quantum");
 	if (rx && rx->rx().epoch == tx.tx().epoch) {

@@ -25,6 +25,9 @@ struct EqdsConfig {
 	bool burst_mode = false;			// EQDS_MODE_BURST
 	uint64_t pull_rate_bps = 0;			// 0: the host link less headroom
 	uint32_t headroom = EQDS_DEFAULT_HEADROOM;	// percent
+	// What small packets may borrow per sending tunnel, bytes (core/tx.h;
+	// the module's parameter small_overdraft).
+	uint32_t small_overdraft = 1536;
 	// The receiver's reaction to CE marks (core/congestion.h): off by
 	// default, as in the module (kmod/pull.c, module parameter core_cc).
 	bool cc = false;
