@@ -12,15 +12,10 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 build=${BUILD:-build}
-passed=0 failed=0
 log=$build/check
 mkdir -p "$log"
 
-stage() { echo; echo "=== $* ($(date +%H:%M:%S))"; }
-count() {	# passed failed
-	passed=$((passed + $1))
-	failed=$((failed + $2))
-}
+source scripts/check-lib.sh
 
 debug_tests=(datapath faults hostile softstate tunnels policy stress)
 checkers="lockdep, KFENCE, kmemleak, UBSAN, debug-objects, failslab"

@@ -13,15 +13,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 build=${BUILD:-build}
 jobs=${JOBS:-2}
-passed=0 failed=0
 log=$build/check
 mkdir -p "$log"
 
-stage() { echo; echo "=== $* ($(date +%H:%M:%S))"; }
-count() {	# passed failed
-	passed=$((passed + $1))
-	failed=$((failed + $2))
-}
+source scripts/check-lib.sh
 # count_ctest LOG: count a ctest run by its summary line; show what failed.
 count_ctest() {
 	local sum nfail ntot
