@@ -51,7 +51,7 @@ static void send_pull(struct eqds_net *en, const struct eqds_grant *g)
 	trace_eqds_pull(t->en->net->ns.inum, t->id, &t->peer, g->epoch, g->pull_no);
 	spin_unlock_bh(&t->lock);
 
-	if (eqds_xmit_ctrl(en, &local, &t->peer, &pkt) == 0)
+	if (eqds_xmit_ctrl(en, &t->dst_cache, &local, &t->peer, &pkt) == 0)
 		eqds_count(en, EQDS_STATS_A_PULLS_SENT);
 }
 

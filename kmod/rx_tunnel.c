@@ -51,7 +51,7 @@ static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct eqds_rxq_ctrl 
 	pkt.ctrl.busy_us = READ_ONCE(t->en->busy_us);
 	if (READ_ONCE(t->ids_rewritten))
 		pkt.next_proto = EQDS_CO_SEG_NUMBERS;
-	if (eqds_xmit_ctrl(t->en, &t->local, &t->peer, &pkt) == 0)
+	if (eqds_xmit_ctrl(t->en, &t->dst_cache, &t->local, &t->peer, &pkt) == 0)
 		eqds_count(t->en, m->flags & EQDS_F_NACK ?
 			   EQDS_STATS_A_NACKS_SENT : EQDS_STATS_A_ACKS_SENT);
 }
@@ -73,7 +73,7 @@ static void send_rst(struct eqds_net *en, const struct eqds_addr *local,
 	struct eqds_pkt pkt;
 
 	eqds_rxq_rst_pkt(epoch, &pkt);
-	if (eqds_xmit_ctrl(en, local, peer, &pkt) == 0)
+	if (eqds_xmit_ctrl(en, NULL, local, peer, &pkt) == 0)
 		eqds_count(en, EQDS_STATS_A_RSTS_SENT);
 }
 

@@ -183,6 +183,8 @@ struct eqds_rxt {
 	struct sk_buff **held;
 	struct hrtimer timer;		/* reorder release timeout */
 	struct eqds_tunnel_counters counters;
+	/* Routes of pulls and acks to peer from local: per CPU, BH disabled. */
+	struct dst_cache dst_cache;
 };
 
 /* Packets waiting for credit, all classes. Caller holds t->lock. */

@@ -184,7 +184,14 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
 	if (!tunnel_budget(en, &en->rxts, READ_ONCE(eqds_max_rx_tunnels), why))
 		return NULL;
 	t = kzalloc(sizeof(*t), GFP_ATOMIC);
-	if (!t || id_reserve(&en->rxt_ids, &en->rxt_next, &t->id)) {
+	if (!t || dst_cache_init(&t->dst_cache, GFP_ATOMIC)) {
+		kfree(t);
+		atomic_dec(&en->ntunnels);
+		*why = EQDS_STATS_A_DROP_NOMEM;
+		return NULL;
+	}
+	if (id_reserve(&en->rxt_ids, &en->rxt_next, &t->id)) {
+		dst_cache_destroy(&t->dst_cache);
 		kfree(t);
 		atomic_dec(&en->ntunnels);
 		*why = EQDS_STATS_A_DROP_NOMEM;
@@ -197,6 +204,7 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
 	old = rhashtable_lookup_get_insert_fast(&en->rxts, &t->node, rxt_params);
 	if (old) {
 		xa_erase_bh(&en->rxt_ids, t->id);
+		dst_cache_destroy(&t->dst_cache);
 		kfree(t);
 		atomic_dec(&en->ntunnels);
 		return IS_ERR(old) ? NULL : old;
@@ -218,6 +226,14 @@ struct eqds_rxt *eqds_rxt_get(struct eqds_net *en, const struct eqds_addr *peer,
 static void txt_free_rcu(struct rcu_head *head)
 {
 	struct eqds_txt *t = container_of(head, struct eqds_txt, rcu);
+
+	dst_cache_destroy(&t->dst_cache);
+	kfree(t);
+}
+
+static void rxt_free_rcu(struct rcu_head *head)
+{
+	struct eqds_rxt *t = container_of(head, struct eqds_rxt, rcu);
 
 	dst_cache_destroy(&t->dst_cache);
 	kfree(t);
@@ -335,7 +351,7 @@ static bool rxt_remove(struct eqds_net *en, struct eqds_rxt *t, unsigned long id
 	eqds_rxt_purge(t);
 	atomic_dec(&en->ntunnels);
 	eqds_stats_add(en->stats, EQDS_STATS_A_TUNNELS, -1ull);
-	kfree_rcu(t, rcu);
+	call_rcu(&t->rcu, rxt_free_rcu);
 	return true;
 }
 

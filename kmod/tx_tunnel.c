@@ -561,7 +561,7 @@ static void send_fin(struct eqds_txt *t, const struct eqds_pkt *fin)
 {
 	struct eqds_addr any = { .family = t->peer.family };
 
-	if (eqds_xmit_ctrl(t->en, &any, &t->peer, fin) == 0)
+	if (eqds_xmit_ctrl(t->en, NULL, &any, &t->peer, fin) == 0)
 		eqds_count(t->en, EQDS_STATS_A_FINS_SENT);
 }
 

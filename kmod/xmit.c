@@ -343,9 +343,13 @@ int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 	return err;
 }
 
-/* A control packet from local (our address the peer uses) to peer. */
-int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,
-		   const struct eqds_addr *peer, const struct eqds_pkt *hdr)
+/*
+ * A control packet from local (our address the peer uses) to peer, routed
+ * through cache when the caller has one for that pair (a receiving tunnel).
+ */
+static int xmit_ctrl(struct eqds_net *en, struct dst_cache *cache,
+		     const struct eqds_addr *local, const struct eqds_addr *peer,
+		     const struct eqds_pkt *hdr)
 {
 	const struct eqds_config *cfg = rcu_dereference(en->config);
 	__be16 dport = htons(cfg->port);
@@ -369,7 +373,7 @@ int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,
 
 	if (peer->family == AF_INET) {
 		__be32 saddr = local->a.v4;
-		struct rtable *rt = route4(en, NULL, peer->a.v4, &saddr, dport);
+		struct rtable *rt = route4(en, cache, peer->a.v4, &saddr, dport);
 
 		if (IS_ERR(rt))
 			goto noroute;
@@ -377,7 +381,7 @@ int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,
 			     false);
 	} else {
 		struct in6_addr saddr = local->a.v6;
-		struct dst_entry *dst = route6(en, sock->sk, NULL, &peer->a.v6,
+		struct dst_entry *dst = route6(en, sock->sk, cache, &peer->a.v6,
 					       &saddr, dport);
 
 		if (IS_ERR(dst))
@@ -388,4 +392,17 @@ int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,
 noroute:
 	eqds_drop_skb(en, skb, EQDS_STATS_A_DROP_NOROUTE, NULL);
 	return -ENETUNREACH;
+}
+
+/* Any context. cache: routes of this local/peer pair, or NULL. */
+int eqds_xmit_ctrl(struct eqds_net *en, struct dst_cache *cache,
+		   const struct eqds_addr *local, const struct eqds_addr *peer,
+		   const struct eqds_pkt *hdr)
+{
+	int err;
+
+	local_bh_disable();
+	err = xmit_ctrl(en, cache, local, peer, hdr);
+	local_bh_enable();
+	return err;
 }

@@ -20,7 +20,8 @@ static inline u32 eqds_overhead(u16 family)
 void eqds_fit_describe(const struct sk_buff *skb, struct eqds_fit_pkt *p);
 int eqds_xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *skb,
 		   const struct eqds_pkt *hdr);
-int eqds_xmit_ctrl(struct eqds_net *en, const struct eqds_addr *local,
-		   const struct eqds_addr *peer, const struct eqds_pkt *hdr);
+int eqds_xmit_ctrl(struct eqds_net *en, struct dst_cache *cache,
+		   const struct eqds_addr *local, const struct eqds_addr *peer,
+		   const struct eqds_pkt *hdr);
 
 #endif /* _EQDS_XMIT_H */
