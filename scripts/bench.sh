@@ -296,6 +296,11 @@ for off, m in (("on", "eqds"), ("on", "eqds-ecn"), ("off", "eqds")):
                    f"receiver h2 pulls sent {r.get('pulls_sent', 0)}, reorder held "
                    f"{r.get('reorder_held', 0)}, skipped {r.get('reorder_skipped', 0)}, "
                    f"rx drops {r.get('rx_drops', 0)}.")
+        pulls, rxb, rxp = r.get('pulls_sent', 0), r.get('rx_bytes', 0), r.get('rx_packets', 0)
+        if pulls and rxb and rxp:
+            out.append(f"  Pulls sent per 64 KB received {pulls / (rxb / 65536):.2f}, "
+                       f"credit refused per pull sent {s.get('credit_refused', 0) / pulls:.1%}, "
+                       f"h2 control packets per data packet {r.get('tx_ctrl', 0) / rxp:.2f}.")
 out.append("")
 out.append("### Pull pacing: h2's pull-rate N, one bulk flow over EQDS\n")
 out.append("| N (Mbit/s) | goodput (Mbit/s) | goodput / N | wire (Mbit/s) | wire / N |")
