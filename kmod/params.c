@@ -54,6 +54,16 @@ module_param_named(small_overdraft, eqds_small_overdraft, uint, 0644);
 MODULE_PARM_DESC(small_overdraft, "Bytes of credit small packets may borrow per sending tunnel, repaid by pulls; 0 = none (default "
 		 __stringify(EQDS_SMALL_OVERDRAFT) ")");
 
+/*
+ * A sender's turn at the pull pacer lasts up to this much link time: at
+ * high rates one pull carries several base turns (core/pacer.h), so pulls
+ * per byte fall. Applied within a second (kmod/pull.c's rate work).
+ */
+unsigned int eqds_pull_turn_us = EQDS_PULL_TURN_US;
+module_param_named(pull_turn_us, eqds_pull_turn_us, uint, 0644);
+MODULE_PARM_DESC(pull_turn_us, "Most link time in us one pull's credit may take at high rates; 0 = 8 quanta at every rate (default "
+		 __stringify(EQDS_PULL_TURN_US) ")");
+
 unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
 module_param_named(half_open_ms, eqds_half_open_ms, uint, 0644);
 MODULE_PARM_DESC(half_open_ms, "Lifetime in ms of a half-open receiving tunnel (default "

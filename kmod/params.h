@@ -30,6 +30,8 @@ extern unsigned int eqds_half_open_ms;
 /* What small packets may borrow per sending tunnel, bytes; 0: none (core/tx.h). */
 #define EQDS_SMALL_OVERDRAFT		1536
 extern unsigned int eqds_small_overdraft;
+#define EQDS_PULL_TURN_US		50
+extern unsigned int eqds_pull_turn_us;
 /* KiB queued in all namespaces' sending tunnels together; 0: none (tx_tunnel.c). */
 extern unsigned int eqds_host_queued_limit_kb;
 /* React to core congestion (pull.h); read only at load. */

@@ -53,8 +53,8 @@ void eqds_policy_apply(struct eqds_net *en, struct eqds_rxt *t,
 	if (b->max_weight)
 		weight = min(weight, b->max_weight);
 	prio = max(prio, b->min_prio);
-	/* A weight is rounds of the default turn (EQDS_SCHED_MAX_QUANTA). */
-	eqds_sched_set_share(&en->sched, &t->rx.asl, weight * EQDS_SCHED_MAX_QUANTA,
+	/* A weight is rounds of the default turn (EQDS_SCHED_TURN_QUANTA). */
+	eqds_sched_set_share(&en->sched, &t->rx.asl, weight * EQDS_SCHED_TURN_QUANTA,
 			     prio, cap, ktime_get_ns());
 }
 

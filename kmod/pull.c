@@ -15,7 +15,8 @@
  * since reading it needs RTNL), less the configured headroom (5% by
  * default), which lets the last switch queue drain: credit already counts
  * link time, Ethernet framing included (core/tx.h, eqds_tx_cost()). The
- * host's bound on the namespace (policy.c) caps the result.
+ * host's bound on the namespace (policy.c) caps the result. The turn time
+ * (module parameter pull_turn_us, core/pacer.h) is applied with the rate.
  *
  * Locking: the pacer's state (en->sched, en->cc, every receiving tunnel's
  * rx.pulls and rx.asl) is under en->sched_lock; a PULL's contents are
@@ -118,7 +119,7 @@ void __eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce)
 static void update_rate(struct eqds_net *en)
 {
 	const struct eqds_config *cfg;
-	u32 mbit, headroom, bound;
+	u32 mbit, headroom, bound, turn_ns;
 	u64 bps;
 
 	rcu_read_lock();
@@ -127,14 +128,16 @@ static void update_rate(struct eqds_net *en)
 	headroom = cfg->headroom;
 	bound = cfg->bound.pull_rate_mbit;
 	rcu_read_unlock();
+	turn_ns = min(READ_ONCE(eqds_pull_turn_us), 1000000u) * NSEC_PER_USEC;
 	/* Only auto (mbit 0) needs the link's speed, and RTNL for it. */
 	bps = eqds_pacer_rate((u64)mbit * 1000000, mbit ? 0 : link_rate_bps(en), headroom,
 			      (u64)bound * 1000000);
-	if (bps == en->link_rate_bps)
+	if (bps == en->link_rate_bps && turn_ns == READ_ONCE(en->sched.turn_ns))
 		return;
 	spin_lock_bh(&en->sched_lock);
 	en->link_rate_bps = bps;
 	eqds_pacer_set_rate(&en->sched, &en->cc, bps, eqds_core_cc, ktime_get_ns());
+	eqds_sched_set_turn(&en->sched, turn_ns);
 	spin_unlock_bh(&en->sched_lock);
 }
 

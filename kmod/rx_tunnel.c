@@ -166,7 +166,7 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 	drop_held(t);
 	spin_lock(&en->sched_lock);
 	eqds_sched_deactivate(&en->sched, &t->rx.asl);
-	eqds_rx_init(&t->rx, epoch, cfg->window, EQDS_SCHED_MAX_QUANTA);
+	eqds_rx_init(&t->rx, epoch, cfg->window, EQDS_SCHED_TURN_QUANTA);
 	eqds_policy_apply(en, t, cfg);
 	spin_unlock(&en->sched_lock);
 	if (restart) {
@@ -411,7 +411,7 @@ void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
 	t->timer.function = rxt_timer;
 	t->last_used = jiffies;
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
-	eqds_rx_init(&t->rx, 0, cfg->window, EQDS_SCHED_MAX_QUANTA);
+	eqds_rx_init(&t->rx, 0, cfg->window, EQDS_SCHED_TURN_QUANTA);
 	/* Not on the list yet: no sched_lock needed. */
 	eqds_policy_apply(t->en, t, cfg);
 	eqds_epoch_guard_init(&t->guard);

@@ -23,7 +23,7 @@ u32 eqds_pacer_max_burst(u64 rate_bps, u32 quantum)
 	/* Bytes at the rate over EQDS_PACER_LATE_NS, a fraction of a second. */
 	u64 late = eqds_div_u64(rate_bps >> 3, EQDS_NS_PER_SEC / EQDS_PACER_LATE_NS);
 
-	late = eqds_max_u64(late, (u64)EQDS_SCHED_MAX_QUANTA * quantum);
+	late = eqds_max_u64(late, (u64)EQDS_SCHED_TURN_QUANTA * quantum);
 	return (u32)eqds_min_u64(late, 0xffffffffu);
 }
 

@@ -26,7 +26,7 @@
 #define EQDS_PACER_MIN_NS	10000u
 /*
  * The budget holds at most what accrues at the rate over a timer this late,
- * and never less than one sender's turn (EQDS_SCHED_MAX_QUANTA quanta). A
+ * and never less than one sender's turn (EQDS_SCHED_TURN_QUANTA quanta). A
  * larger bound turns a late timer into a burst that a shallow switch buffer
  * in front of the receiver cannot take. Divides a second.
  */

@@ -95,6 +95,25 @@ static void eqds_sched_requeue(struct eqds_sched *s, struct eqds_asl_node *n)
 		s->idle = true;
 }
 
+/* Base turns in one turn: as many as turn_ns carries at the rate. */
+static u32 eqds_sched_scale(const struct eqds_sched *s)
+{
+	u64 turn = (u64)EQDS_SCHED_TURN_QUANTA * s->quantum, bytes;
+
+	if (!s->turn_ns || !turn)
+		return 1;
+	/* rate < 2^51 and turn_ns < 2^32: bits per ms first keeps it in 64. */
+	bytes = eqds_div_u64(eqds_div_u64(s->rate_bps, 1000000) * s->turn_ns, 8000);
+	return (u32)eqds_max_u64(eqds_min_u64(eqds_div64_u64(bytes, turn),
+					      EQDS_SCHED_MAX_SCALE), 1);
+}
+
+/* A fresh round's deficit. */
+static u32 eqds_sched_round(const struct eqds_sched *s, const struct eqds_asl_node *n)
+{
+	return (u32)eqds_min_u64((u64)n->weight * s->scale, 0xffffffffu);
+}
+
 void eqds_sched_init(struct eqds_sched *s, u64 rate_bps, u32 quantum,
 		     u32 max_burst, u64 now_ns)
 {
@@ -109,6 +128,7 @@ void eqds_sched_init(struct eqds_sched *s, u64 rate_bps, u32 quantum,
 	s->throttled.prev = &s->throttled;
 	s->rate_bps = eqds_sched_clamp_rate(rate_bps);
 	s->quantum = quantum;
+	s->scale = 1;
 	s->max_burst = max_burst;
 	s->last_ns = now_ns;
 	s->idle = true;
@@ -118,6 +138,13 @@ void eqds_sched_set_rate(struct eqds_sched *s, u64 rate_bps, u64 now_ns)
 {
 	eqds_sched_advance(s, now_ns);
 	s->rate_bps = eqds_sched_clamp_rate(rate_bps);
+	s->scale = eqds_sched_scale(s);
+}
+
+void eqds_sched_set_turn(struct eqds_sched *s, u32 turn_ns)
+{
+	s->turn_ns = turn_ns;
+	s->scale = eqds_sched_scale(s);
 }
 
 void eqds_asl_node_init(struct eqds_asl_node *n, u32 weight)
@@ -146,9 +173,9 @@ void eqds_sched_set_share(struct eqds_sched *s, struct eqds_asl_node *n,
 	if (move)
 		eqds_sched_unplace(s, n);
 	n->weight = weight ? weight : 1;
-	n->deficit = eqds_min_u32(n->deficit, n->weight);
+	n->deficit = eqds_min_u32(n->deficit, eqds_sched_round(s, n));
 	if (n->queued && !n->deficit)
-		n->deficit = n->weight;
+		n->deficit = eqds_sched_round(s, n);
 	n->prio = prio;
 	if (cap_bps != n->cap_bps) {
 		n->cap_bps = cap_bps;
@@ -165,7 +192,7 @@ void eqds_sched_activate(struct eqds_sched *s, struct eqds_asl_node *n)
 {
 	if (n->queued)
 		return;
-	n->deficit = n->weight;
+	n->deficit = eqds_sched_round(s, n);
 	n->queued = true;
 	s->active++;
 	eqds_sched_place(s, n);
@@ -272,7 +299,7 @@ u32 eqds_sched_quanta(const struct eqds_sched *s, const struct eqds_asl_node *n,
 	if (!want || !s->quantum || !n->deficit)
 		return 0;
 	q = eqds_div_u64(s->budget, s->quantum);
-	q = eqds_min_u64(q, EQDS_SCHED_MAX_QUANTA);
+	q = eqds_min_u64(q, eqds_sched_turn(s));
 	q = eqds_min_u64(q, want);
 	return eqds_min_u32((u32)q, n->deficit);
 }
@@ -294,7 +321,7 @@ void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
 		return;
 	if (n->cap_bps && quanta) {
 		u64 wait = eqds_sched_cap_ns(n, bytes);
-		u64 slack = eqds_sched_cap_ns(n, (u64)EQDS_SCHED_MAX_QUANTA * s->quantum);
+		u64 slack = eqds_sched_cap_ns(n, (u64)eqds_sched_turn(s) * s->quantum);
 
 		/*
 		 * A grant later than due (a late timer, other senders' turns)
@@ -312,20 +339,35 @@ void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
 	if (n->deficit && quanta)
 		return;		/* more of its round left: stays at the head */
 	if (!n->deficit)
-		n->deficit = n->weight;
+		n->deficit = eqds_sched_round(s, n);
 	eqds_sched_requeue(s, n);
 }
 
-/* Nanoseconds from now_ns until one quantum of budget is due. */
+/*
+ * What the next run waits for: one quantum or, when turns are scaled, as
+ * much as the senders want up to one turn (at most EQDS_SCHED_TURN_NS at
+ * the rate), so that pulls carry whole turns.
+ */
+static u64 eqds_sched_unit(const struct eqds_sched *s)
+{
+	u64 want;
+
+	if (s->scale <= 1)
+		return s->quantum;
+	want = eqds_min_u64(s->backlog, eqds_sched_turn(s));
+	return eqds_max_u64(want, 1) * s->quantum;
+}
+
+/* Nanoseconds from now_ns until eqds_sched_unit() of budget is due. */
 static u64 eqds_sched_budget_ns(const struct eqds_sched *s, u64 now_ns)
 {
-	u64 need, wait, elapsed;
+	u64 need, wait, elapsed, unit = eqds_sched_unit(s);
 
-	if (s->budget >= s->quantum)
+	if (s->budget >= unit)
 		return 0;
 	if (!s->rate_bps)
 		return EQDS_NS_PER_MSEC;
-	need = eqds_min_u64(s->quantum - s->budget, EQDS_SCHED_MAX_NEED);
+	need = eqds_min_u64(unit - s->budget, EQDS_SCHED_MAX_NEED);
 	/* frac < one byte's units <= need's: no underflow. */
 	need = need * EQDS_UNITS_PER_BYTE - s->frac;
 	wait = eqds_div64_u64(need + s->rate_bps - 1, s->rate_bps);

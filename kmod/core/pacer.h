@@ -12,14 +12,15 @@
  * jitters; the same arithmetic serves both.
  *
  * The ASL is a round robin of senders with demand (deficit round robin over
- * per-sender weights, in quanta). A sender's round is weight quanta: it
- * joins the tail with deficit = weight, each grant gives the head sender up
- * to EQDS_SCHED_MAX_QUANTA quanta of what its deficit and the budget allow,
+ * per-sender weights, in quanta). A sender's round is weight * scale quanta:
+ * it joins the tail with that deficit, each grant gives the head sender up
+ * to one turn (eqds_sched_turn()) of what its deficit and the budget allow,
  * and it stays at the head until its deficit is spent; then it goes to the
- * tail with a fresh deficit of weight (or leaves the list once its demand is
- * met). So over many rounds senders share in proportion to their weights,
- * with at most weight quanta in a row each; equal weights of 1 alternate
- * quantum by quantum. A sender with no queued data is never granted credit.
+ * tail with a fresh deficit (or leaves the list once its demand is met).
+ * So over many rounds senders share in proportion to their weights, with
+ * at most weight * scale quanta in a row each; equal weights of 1 (and
+ * turns unscaled) alternate quantum by quantum. A sender with no queued
+ * data is never granted credit.
  *
  * Sharing policy (Documentation/policy.rst) adds two things to the round:
  * - Strict priority: one list per priority level, 0 the highest. A grant
@@ -29,7 +30,7 @@
  *   each grant it is due again only once the bytes granted have drained at
  *   its cap; until then it waits on the throttled list (sorted by due time,
  *   as sch_fq keeps flows) and its level's other senders go on. A late
- *   grant carries at most one full grant's time (EQDS_SCHED_MAX_QUANTA) of
+ *   grant carries at most one full grant's time (EQDS_SCHED_TURN_QUANTA) of
  *   its delay to the next: the cap saves up no more than that while the
  *   sender waits or is idle.
  */
@@ -38,7 +39,17 @@
 
 #include "platform.h"
 
-#define EQDS_SCHED_MAX_QUANTA	8	/* most quanta in one pull packet */
+/*
+ * A sender's turn: EQDS_SCHED_TURN_QUANTA quanta per unit of weight, and
+ * the most one pull packet carries. With a turn time set
+ * (eqds_sched_set_turn()), turns at rates where that takes less are scale
+ * times longer, up to EQDS_SCHED_MAX_SCALE and as long as a turn takes no
+ * more than the turn time; the pacer then waits for a turn's budget before
+ * it runs (eqds_sched_next_ns()). So pulls per byte fall as the rate rises,
+ * at the price of bursts of a turn from each sender.
+ */
+#define EQDS_SCHED_TURN_QUANTA	8
+#define EQDS_SCHED_MAX_SCALE	8
 #define EQDS_SCHED_PRIOS	4	/* priority levels, 0 the highest */
 #define EQDS_SCHED_DEFAULT_PRIO	1
 
@@ -70,6 +81,8 @@ struct eqds_sched {
 	u64	frac;		/* credit below one byte, in 1/8e9 bytes */
 	u32	max_burst;	/* bytes: bound on catch-up after a late timer */
 	u32	quantum;	/* bytes per pull quantum */
+	u32	turn_ns;	/* a turn's most link time; 0: not scaled */
+	u32	scale;		/* turns are scale * EQDS_SCHED_TURN_QUANTA quanta */
 	bool	idle;		/* nothing was ready since last_ns */
 	u64	backlog;	/* sum of the nodes' backlogs, quanta */
 	u64	late_bytes;	/* budget over max_burst discarded: see advance */
@@ -82,8 +95,16 @@ struct eqds_sched {
  */
 void eqds_sched_init(struct eqds_sched *s, u64 rate_bps, u32 quantum,
 		     u32 max_burst, u64 now_ns);
-/* Account the credit due at the old rate up to now_ns, then pace at the new. */
+/*
+ * Account the credit due at the old rate up to now_ns, then pace at the new
+ * (whose turns may be longer or shorter: rounds started keep their deficit).
+ */
 void eqds_sched_set_rate(struct eqds_sched *s, u64 rate_bps, u64 now_ns);
+/*
+ * Turns scaled to last up to turn_ns at the rate (0, as after init: turns
+ * of EQDS_SCHED_TURN_QUANTA quanta). Rounds started keep their deficit.
+ */
+void eqds_sched_set_turn(struct eqds_sched *s, u32 turn_ns);
 /* A node off the list; weight 0 counts as 1; default level, no cap. */
 void eqds_asl_node_init(struct eqds_asl_node *n, u32 weight);
 
@@ -119,13 +140,19 @@ void eqds_sched_advance(struct eqds_sched *s, u64 now_ns);
  * or NULL when nothing is due (empty list or less than a quantum of
  * budget); eqds_sched_quanta() says how many quanta to give it: at most
  * want (the sender's outstanding demand, eqds_pullgen_outstanding()), the
- * budget, its deficit and EQDS_SCHED_MAX_QUANTA, and at least 1 when want
+ * budget, its deficit and one turn (eqds_sched_turn()), and at least 1 when want
  * is nonzero and a grant is due. The caller sends the pull, then calls
  * eqds_sched_granted() with the sender's remaining demand: the budget and
  * deficit are charged, and the sender leaves the list when remaining is 0,
  * goes to the tail when its deficit is spent (or quanta is 0: it passes its
  * turn), else stays at the head.
  */
+/* Most quanta one grant (one pull packet) carries at the current rate. */
+static inline u32 eqds_sched_turn(const struct eqds_sched *s)
+{
+	return EQDS_SCHED_TURN_QUANTA * s->scale;
+}
+
 struct eqds_asl_node *eqds_sched_peek(struct eqds_sched *s);
 u32 eqds_sched_quanta(const struct eqds_sched *s, const struct eqds_asl_node *n,
 		      u32 want);
@@ -134,6 +161,7 @@ void eqds_sched_granted(struct eqds_sched *s, struct eqds_asl_node *n,
 
 /*
  * Nanoseconds from now_ns until a grant may be due: one quantum of budget
+ * (when turns are scaled, as much as the senders want up to one turn)
  * and, when every sender with demand waits for its cap, the first of them
  * due (0: due now; 1 ms when the rate is 0). The caller arms its timer no
  * earlier than this.

@@ -14,7 +14,7 @@
 //    active and ready count them exactly; queued matches the model;
 //  - a grant goes to the head of the highest level that has a ready
 //    sender, never to a sender without demand or waiting for its cap, and
-//    is within the deficit, the demand and EQDS_SCHED_MAX_QUANTA;
+//    is within the deficit, the demand and one turn (eqds_sched_turn());
 //  - a capped sender is never granted more than its cap allows: bytes
 //    granted since its cap was set are at most cap * time + one full grant
 //    of slack + one grant;
@@ -77,7 +77,9 @@ void check_lists(harness &h)
 		for (auto *p = s.head[i].next; p != &s.head[i]; p = p->next) {
 			FUZZ_CHECK(p->next->prev == p && p->prev->next == p);
 			FUZZ_CHECK(p->queued && !p->throttled && p->prio == i);
-			FUZZ_CHECK(p->deficit >= 1 && p->deficit <= p->weight);
+			// A round started before the turns shrank keeps its deficit.
+			FUZZ_CHECK(p->deficit >= 1 &&
+				   p->deficit <= (uint64_t)p->weight * EQDS_SCHED_MAX_SCALE);
 			FUZZ_CHECK(++ready <= kSenders);
 		}
 	for (auto *p = s.throttled.next; p != &s.throttled; p = p->next) {
@@ -98,7 +100,7 @@ void check_grant(harness &h, struct eqds_asl_node *n, uint32_t q)
 	struct eqds_sched &s = h.s;
 	sender *x = owner(n);
 
-	FUZZ_CHECK(q >= 1 && q <= EQDS_SCHED_MAX_QUANTA && q <= x->demand);
+	FUZZ_CHECK(q >= 1 && q <= eqds_sched_turn(&s) && q <= x->demand);
 	uint64_t bytes = (uint64_t)q * s.quantum;
 	x->demand -= q;
 	h.rate_bytes += bytes;
@@ -107,7 +109,8 @@ void check_grant(harness &h, struct eqds_asl_node *n, uint32_t q)
 		// cap * elapsed, plus one full grant saved up, plus this one.
 		unsigned __int128 allowed =
 			(unsigned __int128)n->cap_bps * (s.last_ns - x->cap_since) /
-			8000000000ull + 2ull * EQDS_SCHED_MAX_QUANTA * s.quantum;
+			8000000000ull +
+			2ull * EQDS_SCHED_TURN_QUANTA * EQDS_SCHED_MAX_SCALE * s.quantum;
 		if (!h.time_went_back)
 			FUZZ_CHECK(x->cap_bytes <= allowed);
 	}
@@ -239,10 +242,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			eqds_sched_set_share(&h.s, &x.rx.asl, w, prio, cap, h.now);
 			break;
 		}
-		case 3:		// the link rate changes
+		case 3:		// the link rate changes, turns scaled or not
 			eqds_sched_advance(&h.s, h.now);
 			h.rate = in.get(5) % 400000000000ull;
 			eqds_sched_set_rate(&h.s, h.rate, h.now);
+			eqds_sched_set_turn(&h.s, op & 0x08 ? 50000 : 0);
 			h.rate_since = h.now;
 			h.rate_bytes = 0;
 			break;

@@ -53,7 +53,7 @@ u64 serve(struct eqds_sched *s, u64 now, std::vector<sender *> *order = nullptr)
 		u32 q = eqds_sched_quanta(s, n, want);
 
 		EXPECT_GE(q, 1u);
-		EXPECT_LE(q, (u32)EQDS_SCHED_MAX_QUANTA);
+		EXPECT_LE(q, eqds_sched_turn(s));
 		EXPECT_LE(q, want);
 		if (!q)
 			break;
@@ -454,7 +454,7 @@ TEST(Pacer, QuantaIsTheMinimumOfEverything)
 	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 0), 0u);	// no demand, no grant
 	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1), 1u);
 	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 5), 5u);
-	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1000), (u32)EQDS_SCHED_MAX_QUANTA);
+	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1000), (u32)EQDS_SCHED_TURN_QUANTA);
 	f.s.budget = 3 * Q + Q - 1;
 	EXPECT_EQ(eqds_sched_quanta(&f.s, n, 1000), 3u);
 	f.a.node.deficit = 2;
@@ -790,8 +790,8 @@ TEST(PacerPolicy, WeightedSharesThreeToOne)
 {
 	fixture f(1000000000ull);
 
-	eqds_sched_set_share(&f.s, &f.a.node, 3 * EQDS_SCHED_MAX_QUANTA, 1, 0, 0);
-	eqds_sched_set_share(&f.s, &f.b.node, EQDS_SCHED_MAX_QUANTA, 1, 0, 0);
+	eqds_sched_set_share(&f.s, &f.a.node, 3 * EQDS_SCHED_TURN_QUANTA, 1, 0, 0);
+	eqds_sched_set_share(&f.s, &f.b.node, EQDS_SCHED_TURN_QUANTA, 1, 0, 0);
 	f.want(&f.a, ~0ull);
 	f.want(&f.b, ~0ull);
 	run(&f, 0, 100 * MS);
@@ -843,7 +843,7 @@ TEST(PacerPolicy, CapSavesNothingUp)
 	run(&f, t, t + 1 * MS);
 	// 1 ms at 100 Mb/s is 12500 bytes: 3 quanta of 4096, a 4th begun, and
 	// at most one full grant saved up.
-	EXPECT_LE(f.a.granted - a0, 4u + EQDS_SCHED_MAX_QUANTA);
+	EXPECT_LE(f.a.granted - a0, 4u + EQDS_SCHED_TURN_QUANTA);
 }
 
 // Changing the share of a sender on the list moves it at once.
@@ -934,7 +934,7 @@ struct puller {
 	{
 		eqds_sched_init(&s, rate, Q, burst, 0);
 		for (u32 i = 0; i < n; i++)
-			eqds_rx_init(&rx[i], 100 + i, window, EQDS_SCHED_MAX_QUANTA);
+			eqds_rx_init(&rx[i], 100 + i, window, EQDS_SCHED_TURN_QUANTA);
 	}
 
 	// Want n pulls more than sent (the absolute statement for it).
@@ -987,7 +987,7 @@ TEST(PacerRun, GrantsNumberPullsAndKeepTheBacklog)
 		ASSERT_LT(k, 2u);
 		EXPECT_EQ(g.epoch, 100 + k);
 		EXPECT_GE(g.quanta, 1u);
-		EXPECT_LE(g.quanta, (u32)EQDS_SCHED_MAX_QUANTA);
+		EXPECT_LE(g.quanta, (u32)EQDS_SCHED_TURN_QUANTA);
 		// Numbered in order, each grant up to its last pull.
 		EXPECT_EQ(g.pull_no, last[k] + g.quanta);
 		last[k] = g.pull_no;
@@ -1142,7 +1142,7 @@ TEST(GrantPull, ThePullPacket)
 	EXPECT_EQ(back.ctrl.sack, pkt.ctrl.sack);
 
 	// Nothing held: no SACK.
-	eqds_rx_init(&p.rx[0], 100, 64, EQDS_SCHED_MAX_QUANTA);
+	eqds_rx_init(&p.rx[0], 100, 64, EQDS_SCHED_TURN_QUANTA);
 	ASSERT_TRUE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 0, &path, &pkt));
 	EXPECT_EQ(pkt.flags, EQDS_F_SYN | EQDS_F_ACK | EQDS_F_PULL);
 	EXPECT_EQ(pkt.ctrl.sack, 0u);
@@ -1162,7 +1162,7 @@ TEST(GrantPull, StaleEpochSendsNothing)
 	eqds_pacer_run(&p.s, 1 * SEC, 10 * US, &plan);
 	ASSERT_EQ(plan.ngrants, 1u);
 	eqds_sched_deactivate(&p.s, &p.rx[0].asl);
-	eqds_rx_init(&p.rx[0], 101, 64, EQDS_SCHED_MAX_QUANTA);
+	eqds_rx_init(&p.rx[0], 101, 64, EQDS_SCHED_TURN_QUANTA);
 	p.rx[0].since_ack = 3;
 	EXPECT_FALSE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 0, &path, &pkt));
 	EXPECT_EQ(path, 7);
@@ -1263,4 +1263,87 @@ TEST(PullGen, GrantNumbersSeveralAtOnce)
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 12u);
 	g.pull_no = 0xfffffffe;		// numbers wrap
 	EXPECT_EQ(eqds_pullgen_grant(&g, 3), 1u);
+}
+
+// Scaled turns (eqds_sched_set_turn()): as many base turns as the turn
+// time carries at the rate, up to EQDS_SCHED_MAX_SCALE; none without one.
+TEST(PacerTurns, TurnsGrowWithTheRateUpToTheTurnTime)
+{
+	fixture f(RATE);
+
+	EXPECT_EQ(eqds_sched_turn(&f.s), (u32)EQDS_SCHED_TURN_QUANTA);
+	eqds_sched_set_turn(&f.s, 50 * US);
+	// 9.7 Gb/s carries 60,625 bytes in 50 us: one base turn of 8 x 4096.
+	EXPECT_EQ(eqds_sched_turn(&f.s), (u32)EQDS_SCHED_TURN_QUANTA);
+	eqds_sched_set_rate(&f.s, 20000000000ull, 0);	// 125,000 bytes: 3 turns
+	EXPECT_EQ(eqds_sched_turn(&f.s), 3u * EQDS_SCHED_TURN_QUANTA);
+	eqds_sched_set_rate(&f.s, 40000000000ull, 0);	// 250,000 bytes: 7 turns
+	EXPECT_EQ(eqds_sched_turn(&f.s), 7u * EQDS_SCHED_TURN_QUANTA);
+	eqds_sched_set_rate(&f.s, 400000000000ull, 0);
+	EXPECT_EQ(eqds_sched_turn(&f.s), (u32)(EQDS_SCHED_MAX_SCALE * EQDS_SCHED_TURN_QUANTA));
+	eqds_sched_set_rate(&f.s, 0, 0);
+	EXPECT_EQ(eqds_sched_turn(&f.s), (u32)EQDS_SCHED_TURN_QUANTA);
+	eqds_sched_set_rate(&f.s, 40000000000ull, 0);
+	eqds_sched_set_turn(&f.s, 0);
+	EXPECT_EQ(eqds_sched_turn(&f.s), (u32)EQDS_SCHED_TURN_QUANTA);
+}
+
+// The pacer's timer asks for a whole turn: a greedy sender at 40 Gb/s gets
+// pulls of 7 base turns each, a little over one per turn time, and the rate
+// is kept exactly (as many pulls as without scaled turns would be 7 times
+// more).
+TEST(PacerTurns, AGreedySenderIsPulledAWholeTurnAtATime)
+{
+	const u64 rate = 40000000000ull;
+	fixture f(rate, eqds_pacer_max_burst(rate, Q));
+	u64 t = 0, bytes = 0, waits = 0;
+
+	eqds_sched_set_turn(&f.s, 50 * US);
+	eqds_sched_set_share(&f.s, &f.a.node, EQDS_SCHED_TURN_QUANTA, 1, 0, 0);
+	f.want(&f.a, ~0ull);
+	eqds_sched_advance(&f.s, t);	/* as eqds_pacer_wake() does */
+	while (t < 20 * MS) {
+		u64 wait = std::max<u64>(eqds_sched_next_ns(&f.s, t), 10 * US);
+
+		EXPECT_LE(wait, 50 * US);
+		t += wait;
+		waits++;
+		bytes += serve(&f.s, t);
+	}
+	EXPECT_NEAR((double)bytes, (double)due(rate, t), 56.0 * Q);
+	// Every pull carries a whole turn, and the timer runs once per pull.
+	EXPECT_EQ(f.a.granted, 56 * f.a.grants);
+	EXPECT_EQ(waits, f.a.grants);
+}
+
+// Weights stay shares when turns are scaled: 3:1.
+TEST(PacerTurns, WeightsKeepTheirShares)
+{
+	fixture f(40000000000ull, eqds_pacer_max_burst(40000000000ull, Q));
+
+	eqds_sched_set_turn(&f.s, 50 * US);
+	eqds_sched_set_share(&f.s, &f.a.node, 3 * EQDS_SCHED_TURN_QUANTA, 1, 0, 0);
+	eqds_sched_set_share(&f.s, &f.b.node, EQDS_SCHED_TURN_QUANTA, 1, 0, 0);
+	f.want(&f.a, ~0ull);
+	f.want(&f.b, ~0ull);
+	run(&f, 0, 100 * MS);
+	EXPECT_NEAR((double)f.a.granted / (double)f.b.granted, 3.0, 0.05);
+	expect_consistent(&f.s);
+}
+
+// A sender that wants less than a turn is not kept waiting for a turn's
+// budget: the wait is for what it wants.
+TEST(PacerTurns, SmallDemandWaitsOnlyForItself)
+{
+	const u64 rate = 40000000000ull;
+	fixture f(rate, eqds_pacer_max_burst(rate, Q));
+
+	eqds_sched_set_turn(&f.s, 50 * US);
+	serve(&f.s, 1 * MS);
+	f.want(&f.a, 3);
+	eqds_sched_advance(&f.s, 1 * MS);
+	u64 wait = eqds_sched_next_ns(&f.s, 1 * MS);
+	EXPECT_LE(wait, (u64)3 * Q * 8 * SEC / rate + 1);
+	EXPECT_EQ(serve(&f.s, 1 * MS + wait), 3ull * Q);
+	EXPECT_FALSE(f.a.node.queued);
 }

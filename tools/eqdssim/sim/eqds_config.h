@@ -28,6 +28,12 @@ struct EqdsConfig {
 	// What small packets may borrow per sending tunnel, bytes (core/tx.h;
 	// the module's parameter small_overdraft).
 	uint32_t small_overdraft = 1536;
+	// The most link time of a sender's turn at the pull pacer
+	// (core/pacer.h, eqds_sched_set_turn(); the module's parameter
+	// pull_turn_us, 50 us there). 0 here: a hardware receiver, for which
+	// a pull costs next to nothing, pulls 8 quanta at a time at any rate,
+	// the smoothest arrivals at the last switch.
+	SimTime pull_turn = 0;
 	// The receiver's reaction to CE marks (core/congestion.h): off by
 	// default, as in the module (kmod/pull.c, module parameter core_cc).
 	bool cc = false;

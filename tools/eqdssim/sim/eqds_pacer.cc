@@ -20,6 +20,7 @@ void PullPacer::configure()
 
 	eqds_sched_init(&sched_, bps, cfg.quantum, eqds_pacer_max_burst(bps, cfg.quantum),
 			host_.now());
+	eqds_sched_set_turn(&sched_, (uint32_t)cfg.pull_turn);
 	eqds_cc_init(&cc_, &cfg.cc_params, bps);
 	max_bps_ = bps;
 }

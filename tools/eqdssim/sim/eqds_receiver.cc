@@ -19,7 +19,7 @@ ReceiverTunnel::ReceiverTunnel(Host &host, uint32_t peer)
 	rxq_cfg_ = host.cfg().rxq;
 	eqds_epoch_guard_init(&guard_);
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
-	eqds_rx_init(&core_.rx, 0, host.cfg().window_pkts, EQDS_SCHED_MAX_QUANTA);
+	eqds_rx_init(&core_.rx, 0, host.cfg().window_pkts, EQDS_SCHED_TURN_QUANTA);
 }
 
 ReceiverTunnel::~ReceiverTunnel()
@@ -99,7 +99,7 @@ void ReceiverTunnel::new_epoch(uint32_t epoch)
 	for (Held &h : held_)
 		h.used = false;
 	eqds_sched_deactivate(&host_.pacer().sched(), &core_.rx.asl);
-	eqds_rx_init(&core_.rx, epoch, host_.cfg().window_pkts, EQDS_SCHED_MAX_QUANTA);
+	eqds_rx_init(&core_.rx, epoch, host_.cfg().window_pkts, EQDS_SCHED_TURN_QUANTA);
 	epoch_rx_bytes_ = 0;
 }
 

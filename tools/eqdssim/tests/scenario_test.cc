@@ -49,6 +49,32 @@ TEST(Scenario, GreedyIncastSharesFairlyWithoutLoss)
 	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
 }
 
+// Turns scaled as the module scales them (pull_turn_us 50): at 10 Gb/s a
+// pull carries 4 base turns, 32 packets, which arrive as one train at the
+// receiver's port. 16 greedy senders still share fairly with no drop at its
+// 15-packet buffer: one train follows another.
+TEST(Scenario, GreedyIncastWithScaledTurnsSharesFairlyWithoutLoss)
+{
+	ScenarioConfig c = incast(16, 0);
+
+	c.eqds.pull_turn = 50 * kUs;
+	Scenario s(c);
+
+	s.run();
+	Results r = compute_results(s);
+	double sum = 0;
+
+	for (double g : r.throughput_gbps)
+		sum += g;
+	EXPECT_GE(r.jain, 0.99);
+	EXPECT_EQ(r.roles[(size_t)PortRole::kToHost].drops, 0u);
+	EXPECT_GT(sum, 8.0);
+	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
+	// Whole turns: 32 quanta a pull, against 8 unscaled.
+	ASSERT_GT(r.counters.pulls_sent, 0u);
+	EXPECT_GT((double)r.counters.pull_quanta_sent / (double)r.counters.pulls_sent, 28.0);
+}
+
 // 850 senders pulled alike: no sender may save up credit and spend it in
 // step with the others (credit counts framing, core/credit.h). Counted in
 // IP bytes, every sender turned its 2.4% of unspent quanta into one packet
