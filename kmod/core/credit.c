@@ -90,27 +90,36 @@ bool eqds_credit_borrow(struct eqds_credit *c, u32 bytes)
 	return true;
 }
 
-u32 eqds_credit_need(const struct eqds_credit *c, u64 queued)
+/* Bytes from the credit held up to queued, or to the window if less. */
+static u32 credit_short(const struct eqds_credit *c, u64 queued)
+{
+	queued = eqds_min_u64(queued, c->window);
+	return queued > c->credit ? (u32)queued - c->credit : 0;
+}
+
+u32 eqds_credit_need(const struct eqds_credit *c, u64 queued, u64 guess)
 {
 	u32 want, quanta;
 
-	queued += c->debt;
-	if (queued <= c->credit || !c->quantum)
+	if (!c->quantum)
 		return 0;
+	queued += c->debt;
 	/*
 	 * Pulls beyond the window's room would be refused: ask at most for
 	 * what fills the window (credit never exceeds it).
 	 */
-	want = (u32)eqds_min_u64(queued, c->window) - c->credit;
+	want = credit_short(c, queued);
 	quanta = want / c->quantum + (want % c->quantum != 0);
+	want = credit_short(c, queued + guess);
+	quanta = eqds_max_u32(quanta, want / c->quantum);
 	quanta = eqds_min_u32(quanta, eqds_window_quanta(c->window,
 							 c->quantum));
 	return eqds_min_u32(quanta, EQDS_DEMAND_MAX_QUANTA);
 }
 
-u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued)
+u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued, u64 guess)
 {
-	return (u16)(c->pull_hi + eqds_credit_need(c, queued));
+	return (u16)(c->pull_hi + eqds_credit_need(c, queued, guess));
 }
 
 void eqds_pullgen_init(struct eqds_pullgen *g, u32 max_ahead)

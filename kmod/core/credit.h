@@ -114,19 +114,21 @@ bool eqds_credit_borrow(struct eqds_credit *c, u32 bytes);
 
 /*
  * Quanta still wanted beyond the credit held, for queued bytes waiting to be
- * sent and the debt to repay. Rounded up to whole quanta, capped at the room left in the window
- * (queue and credit together at most one window, at least one quantum) and
- * at EQDS_DEMAND_MAX_QUANTA. 0 when the credit held covers the queue or
- * fills the window, or no quantum is known.
+ * sent and the debt to repay, rounded up to whole quanta, and for guess, the
+ * bytes the sender expects to queue soon, rounded down: a quantum that only
+ * a guess asks for would be refused as the window fills. Capped at the room
+ * left in the window (queue and credit together at most one window, at
+ * least one quantum) and at EQDS_DEMAND_MAX_QUANTA. 0 when the credit held
+ * covers the queue or fills the window, or no quantum is known.
  */
-u32 eqds_credit_need(const struct eqds_credit *c, u64 queued);
+u32 eqds_credit_need(const struct eqds_credit *c, u64 queued, u64 guess);
 
 /*
  * The pull target to put in data packets and RTS probes: the low 16 bits of
  * pull_hi + eqds_credit_need(). Pulls the receiver has sent but the sender
  * has not yet seen are not asked for again: the receiver counts them.
  */
-u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued);
+u16 eqds_credit_pull_target(const struct eqds_credit *c, u64 queued, u64 guess);
 
 /*
  * Receiver side: the pulls granted to one sender, numbered from 1 in each

@@ -163,6 +163,11 @@ static inline u64 eqds_min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+static inline u32 eqds_max_u32(u32 a, u32 b)
+{
+	return a > b ? a : b;
+}
+
 static inline u64 eqds_max_u64(u64 a, u64 b)
 {
 	return a > b ? a : b;

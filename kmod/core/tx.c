@@ -132,13 +132,13 @@ static u64 queued_cost(const struct eqds_tx *tx, u64 queued)
 u16 eqds_tx_pull_target(const struct eqds_tx *tx, u64 queued, u64 now_ns)
 {
 	u64 age = eqds_time_since(now_ns, tx->recent_ns);
+	u64 recent = 0;
 
-	queued = queued_cost(tx, queued);
 	if (age < EQDS_TX_RECENT_NS)
-		queued += (u64)tx->recent_cur + tx->recent_prev;
+		recent = (u64)tx->recent_cur + tx->recent_prev;
 	else if (age < 2 * EQDS_TX_RECENT_NS)
-		queued += tx->recent_cur;
-	return eqds_credit_pull_target(&tx->credit, queued);
+		recent = tx->recent_cur;
+	return eqds_credit_pull_target(&tx->credit, queued_cost(tx, queued), recent);
 }
 
 void eqds_tx_ctrl(struct eqds_tx *tx, const struct eqds_pkt *pkt, u64 now_ns,

@@ -16,8 +16,8 @@
 //    nothing is refused unless the jump exceeds a window or the window is
 //    full;
 //  - credit == initial + sum(gained) - sum(taken) at all times;
-//  - the pull target is 0 exactly when the credit covers the queue (or
-//    the window is 0), is capped, and otherwise covers the need in quanta.
+//  - the pull target covers the queue in quanta (rounded up) and a guess
+//    of what comes next (rounded down), capped at the window's room.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -98,35 +98,45 @@ struct harness {
 			taken += bytes;
 	}
 
-	void target(uint64_t queued)
+	// Bytes from the credit held up to x, or to the window if less.
+	uint64_t short_of(uint64_t x) const
 	{
-		uint16_t pt = (uint16_t)(eqds_credit_pull_target(&c, queued) -
+		x = x < c.window ? x : c.window;
+		return x > c.credit ? x - c.credit : 0;
+	}
+
+	void target(uint64_t queued, uint64_t guess)
+	{
+		uint16_t pt = (uint16_t)(eqds_credit_pull_target(&c, queued, guess) -
 					 (uint16_t)c.pull_hi);
 		uint32_t q = c.quantum;
-		uint32_t cap;
-		uint64_t need;
+		uint64_t need, hope, cap;
 
-		if (!q || queued <= c.credit || c.credit >= c.window) {
+		if (!q) {
 			FUZZ_CHECK(pt == 0);
 		} else {
 			cap = window_quanta(q) < EQDS_DEMAND_MAX_QUANTA ?
 			      window_quanta(q) : EQDS_DEMAND_MAX_QUANTA;
-			need = (queued < c.window ? queued : c.window) - c.credit;
-			FUZZ_CHECK(pt >= 1 && pt <= cap);
-			// Uncapped: the smallest number of quanta covering need.
-			if (pt < cap) {
-				FUZZ_CHECK((uint64_t)pt * q >= need);
-				FUZZ_CHECK((uint64_t)(pt - 1) * q < need);
-			}
+			// The queue rounded up, the guess rounded down: the
+			// smallest number of quanta covering the first, the
+			// most the second fills without passing the window.
+			need = (short_of(queued) + q - 1) / q;
+			hope = short_of(queued + guess) / q;
+			need = need > hope ? need : hope;
+			FUZZ_CHECK(pt == (need < cap ? need : cap));
+			if (c.credit >= c.window)
+				FUZZ_CHECK(pt == 0);
+			if (!guess && queued > c.credit && c.credit < c.window)
+				FUZZ_CHECK(pt >= 1);
 		}
 
-		FUZZ_CHECK(pt == eqds_credit_need(&c, queued));
+		FUZZ_CHECK(pt == eqds_credit_need(&c, queued, guess));
 
 		// Feed it to the receiver, as a data packet would: the sender
 		// has seen every pull (the harness's channel aside), so what
 		// is outstanding is what it states beyond the receiver's
 		// number, within the receiver's cap.
-		uint16_t stated = eqds_credit_pull_target(&c, queued);
+		uint16_t stated = eqds_credit_pull_target(&c, queued, guess);
 		int16_t ahead = (int16_t)(uint16_t)(stated - (uint16_t)g.pull_no);
 		uint32_t want = ahead > 0 ? (uint32_t)ahead : 0;
 
@@ -200,9 +210,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 5:
 			h.take((uint32_t)rd.get(3));
 			break;
-		case 6:
-			h.target(rd.get(1) & 1 ? rd.get(3) : rd.get(8));
+		case 6: {
+			uint64_t queued = rd.get(1) & 1 ? rd.get(3) : rd.get(8);
+			uint64_t guess = rd.get(1) & 1 ? rd.get(3) : 0;
+
+			h.target(queued, guess);
 			break;
+		}
 		}
 		FUZZ_CHECK(h.c.credit <= h.c.window);
 		FUZZ_CHECK(h.initial + h.gained - h.taken == h.c.credit);

@@ -239,34 +239,34 @@ TEST(Credit, PullTarget)
 {
 	struct eqds_credit c = fresh();
 
-	EXPECT_EQ(eqds_credit_need(&c, 0), 0u);
-	EXPECT_EQ(eqds_credit_need(&c, 1), 1u);	// rounds up
-	EXPECT_EQ(eqds_credit_need(&c, Q), 1u);
-	EXPECT_EQ(eqds_credit_need(&c, Q + 1), 2u);
-	EXPECT_EQ(eqds_credit_need(&c, 10 * Q), 10u);
+	EXPECT_EQ(eqds_credit_need(&c, 0, 0), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 1, 0), 1u);	// rounds up
+	EXPECT_EQ(eqds_credit_need(&c, Q, 0), 1u);
+	EXPECT_EQ(eqds_credit_need(&c, Q + 1, 0), 2u);
+	EXPECT_EQ(eqds_credit_need(&c, 10 * Q, 0), 10u);
 	// Capped at one window.
-	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q), 150u);
-	EXPECT_EQ(eqds_credit_need(&c, ~0ull), 150u);
+	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q, 0), 150u);
+	EXPECT_EQ(eqds_credit_need(&c, ~0ull, 0), 150u);
 
 	// Credit held covers part of the queue.
 	eqds_credit_pull(&c, 3, Q);
-	EXPECT_EQ(eqds_credit_need(&c, 3 * Q), 0u);
-	EXPECT_EQ(eqds_credit_need(&c, 2 * Q), 0u);
-	EXPECT_EQ(eqds_credit_need(&c, 3 * Q + 1), 1u);
-	EXPECT_EQ(eqds_credit_need(&c, 13 * Q), 10u);
+	EXPECT_EQ(eqds_credit_need(&c, 3 * Q, 0), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 2 * Q, 0), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 3 * Q + 1, 0), 1u);
+	EXPECT_EQ(eqds_credit_need(&c, 13 * Q, 0), 10u);
 	// At most what fills the window: more would be refused.
-	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q), 147u);
-	EXPECT_EQ(eqds_credit_need(&c, 150 * Q), 147u);
+	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q, 0), 147u);
+	EXPECT_EQ(eqds_credit_need(&c, 150 * Q, 0), 147u);
 	eqds_credit_pull(&c, 150, Q);
 	EXPECT_EQ(c.credit, WINDOW);
-	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 1000 * Q, 0), 0u);
 	eqds_credit_init(&c, WINDOW, Q, 0);
 	eqds_credit_pull(&c, 3, Q);
 	// On the wire: the pull number wanted, beyond the highest seen.
-	EXPECT_EQ(eqds_credit_pull_target(&c, 13 * Q), 13);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 2 * Q), 3);
+	EXPECT_EQ(eqds_credit_pull_target(&c, 13 * Q, 0), 13);
+	EXPECT_EQ(eqds_credit_pull_target(&c, 2 * Q, 0), 3);
 	c.pull_hi = 0xfffffffeu;
-	EXPECT_EQ(eqds_credit_pull_target(&c, 13 * Q), 8);
+	EXPECT_EQ(eqds_credit_pull_target(&c, 13 * Q, 0), 8);
 }
 
 TEST(Credit, PullTargetEdges)
@@ -276,14 +276,14 @@ TEST(Credit, PullTargetEdges)
 	// Small quantum, huge window: capped so that the 16-bit field
 	// reaches it.
 	eqds_credit_init(&c, 0xffffffffu, 64, 0);
-	EXPECT_EQ(eqds_credit_need(&c, ~0ull), 0x3fffu);
-	EXPECT_EQ(eqds_credit_need(&c, 64ull * 0x3ffe), 0x3ffeu);
+	EXPECT_EQ(eqds_credit_need(&c, ~0ull, 0), 0x3fffu);
+	EXPECT_EQ(eqds_credit_need(&c, 64ull * 0x3ffe, 0), 0x3ffeu);
 	// Window smaller than a quantum: still ask for one.
 	eqds_credit_init(&c, 100, 4096, 0);
-	EXPECT_EQ(eqds_credit_need(&c, 1ull << 40), 1u);
+	EXPECT_EQ(eqds_credit_need(&c, 1ull << 40, 0), 1u);
 	// No quantum known: cannot express a target.
 	eqds_credit_init(&c, WINDOW, 0, 0);
-	EXPECT_EQ(eqds_credit_need(&c, 1 << 20), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 1 << 20, 0), 0u);
 }
 
 TEST(PullGen, NumbersStartAtOne)
@@ -334,7 +334,7 @@ TEST(PullGen, InFlightPullsNotAskedAgain)
 	struct eqds_pullgen g;
 
 	eqds_pullgen_init(&g, 150);
-	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 10 * Q), false);
+	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 10 * Q, 0), false);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 10u);
 	// Six pulls sent, two seen by the sender, which spends them and
 	// still wants the same 8 * Q: four are in flight, so four more.
@@ -342,7 +342,7 @@ TEST(PullGen, InFlightPullsNotAskedAgain)
 		eqds_pullgen_next(&g);
 	eqds_credit_pull(&c, 2, Q);
 	ASSERT_TRUE(eqds_credit_take(&c, 2 * Q));
-	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 8 * Q), false);
+	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 8 * Q, 0), false);
 	EXPECT_EQ(g.target, 10u);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 4u);
 	// The same statement again, from every further data packet, asks
@@ -350,7 +350,7 @@ TEST(PullGen, InFlightPullsNotAskedAgain)
 	for (int i = 0; i < 4; i++)
 		eqds_pullgen_next(&g);
 	for (int i = 0; i < 3; i++) {
-		eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 8 * Q),
+		eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 8 * Q, 0),
 				    false);
 		EXPECT_EQ(eqds_pullgen_outstanding(&g), 0u);
 	}
@@ -368,8 +368,8 @@ TEST(PullGen, SixteenBitStatementExtended)
 	eqds_pullgen_init(&g, 150);
 	g.pull_no = g.target = 0x1fffeu;
 	c.pull_hi = 0x1fffcu;
-	EXPECT_EQ(eqds_credit_pull_target(&c, 7 * Q), 0x0003);
-	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 7 * Q), false);
+	EXPECT_EQ(eqds_credit_pull_target(&c, 7 * Q, 0), 0x0003);
+	eqds_pullgen_demand(&g, eqds_credit_pull_target(&c, 7 * Q, 0), false);
 	EXPECT_EQ(g.target, 0x20003u);
 	EXPECT_EQ(eqds_pullgen_outstanding(&g), 5u);
 	// Behind and at pull_no: nothing more.
@@ -388,7 +388,7 @@ TEST(PullGen, SixteenBitStatementExtended)
 	// The sender's cap keeps it within the field's reach.
 	c.pull_hi = 0xfff0u;
 	eqds_credit_init(&c, 0xffffffffu, 64, 0);
-	EXPECT_EQ(eqds_credit_need(&c, ~0ull), (u32)EQDS_DEMAND_MAX_QUANTA);
+	EXPECT_EQ(eqds_credit_need(&c, ~0ull, 0), (u32)EQDS_DEMAND_MAX_QUANTA);
 	eqds_pullgen_init(&g, 1u << 20);
 	EXPECT_EQ(g.max_ahead, (u32)EQDS_DEMAND_MAX_QUANTA);
 }
@@ -468,7 +468,7 @@ TEST(CreditEndToEnd, NoCreditLostOverLossyReorderingChannel)
 					if (any || (queued && !(rng() % 8)))
 						eqds_pullgen_demand(&g,
 							eqds_credit_pull_target(
-								&c, queued),
+								&c, queued, 0),
 							!any);
 				} while (0);
 				break;
@@ -582,9 +582,9 @@ TEST(Credit, DebtIsDemand)
 	struct eqds_credit c = fresh();
 
 	c.overdraft = 1536;
-	EXPECT_EQ(eqds_credit_need(&c, 0), 0u);
+	EXPECT_EQ(eqds_credit_need(&c, 0, 0), 0u);
 	ASSERT_TRUE(eqds_credit_borrow(&c, 300));
-	EXPECT_EQ(eqds_credit_need(&c, 0), 1u);
-	EXPECT_EQ(eqds_credit_pull_target(&c, 0), (u16)(c.pull_hi + 1));
-	EXPECT_EQ(eqds_credit_need(&c, 2 * Q), 3u);
+	EXPECT_EQ(eqds_credit_need(&c, 0, 0), 1u);
+	EXPECT_EQ(eqds_credit_pull_target(&c, 0, 0), (u16)(c.pull_hi + 1));
+	EXPECT_EQ(eqds_credit_need(&c, 2 * Q, 0), 3u);
 }
