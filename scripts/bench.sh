@@ -20,7 +20,8 @@
 # Environment: EQDS_BENCH_SECS (iperf3 seconds, default 8), EQDS_BENCH_REPS
 # (repetitions per throughput cell, default 2), EQDS_BENCH_RATES (pull rates
 # in Mbit/s, default "50 100 200 500"), EQDS_BENCH_TRIALS (setup-latency
-# trials, default 3), EQDS_BENCH_OUT (where to write the table).
+# trials, default 3), EQDS_BENCH_OUT (where to write the table),
+# EQDS_BENCH_WINDOW (the credit window, packets, if not the default).
 source "$(dirname "$0")/../selftests/lib.sh"
 
 SECS=${EQDS_BENCH_SECS:-8}
@@ -56,6 +57,10 @@ cpu_jiffies() {
 # mode native|eqds: clear or set the destinations of both hosts
 mode() {
 	if [ "$1" = eqds ]; then
+		if [ -n "${EQDS_BENCH_WINDOW:-}" ]; then
+			ctl h1 set window "$EQDS_BENCH_WINDOW" &&
+				ctl h2 set window "$EQDS_BENCH_WINDOW" || return 1
+		fi
 		ctl h1 set dests 10.0.1.2/32 && ctl h2 set dests 10.0.1.1/32
 	else
 		ctl h1 set dests none && ctl h2 set dests none
@@ -67,6 +72,54 @@ offloads() {	# on|off
 	on h2 ethtool -K v2 tso "$1" gso "$1" gro "$1" > /dev/null 2>&1
 }
 
+# tcp_info SECS PORT: after SECS, what limits the sending socket of the
+# flow to PORT (the busiest one: iperf3 also has a control connection):
+# its congestion window and RTT, and the shares of its busy time it was
+# limited by the receiver's window or its send buffer, as ss shows them.
+tcp_info() {
+	sleep "$1"
+	on h1 ss -tinH dst 10.0.1.2 dport = :"$2" 2> /dev/null | $PY -c '
+import re, sys
+best = None
+for line in sys.stdin.read().replace("\n\t", " ").splitlines():
+    m = re.search(r"bytes_sent:(\d+)", line)
+    if m and (best is None or int(m.group(1)) > best[0]):
+        best = (int(m.group(1)), line)
+if best:
+    keys = ("rtt", "cwnd", "unacked", "busy", "rwnd_limited", "sndbuf_limited")
+    got = dict(re.findall(r"\b(" + "|".join(keys) + r"):(\S+)", best[1]))
+    print(" ".join(f"{k}:{got[k]}" for k in keys if k in got) +
+          (" app_limited" if " app_limited" in best[1] else ""))'
+	# Over EQDS, the sending tunnel: credit held and queue, four times
+	# (m, the caller's mode: a native run still lists idle tunnels).
+	[ "${m:-}" = native ] && return
+	for _ in 1 2 3 4; do
+		ctl h1 -j tunnel list tx 2> /dev/null
+		sleep 0.2
+	done | $PY -c '
+import json, sys
+def find(d, k):
+    if isinstance(d, dict):
+        if k in d:
+            return d[k]
+        for v in d.values():
+            r = find(v, k)
+            if r is not None:
+                return r
+    return None
+text, dec, i = sys.stdin.read(), json.JSONDecoder(), 0
+while True:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    try:
+        ts, i = dec.raw_decode(text, i)
+    except ValueError:
+        break
+    for t in ts if isinstance(ts, list) else []:
+        print("  tunnel: " + " ".join(f"{k}:{find(t, k)}" for k in
+              ("credit", "window", "queue_bytes", "inflight")))' | paste -sd ' ' -
+}
+
 # flow SECS: one iperf3 flow h1 -> h2; prints
 # "mbit bytes retransmits host_cpu% remote_cpu% busy_jiffies"
 flow() {
@@ -74,6 +127,7 @@ flow() {
 	on h2 timeout $((secs + 30)) iperf3 -s -1 -p $port > /dev/null 2>&1 &
 	wait_listen h2 $port
 	read -r j0 _ <<< "$(cpu_jiffies)"
+	tcp_info $((secs / 2)) $port > "$TMP/tcp_info" &
 	on h1 timeout $((secs + 25)) iperf3 -c 10.0.1.2 -p $port -t "$secs" -J > "$TMP/flow.json" 2> /dev/null
 	read -r j1 _ <<< "$(cpu_jiffies)"
 	wait
@@ -149,6 +203,8 @@ for off in on off; do
 			counters_delta
 			r=$(flow "$SECS")
 			log "throughput offloads=$off $m #$rep: $r"
+			log "         tcp h1: $(cat "$TMP/tcp_info")"
+			put "tcp.$off.$m.$rep" "$(tr -s '\n ' '  ' < "$TMP/tcp_info")"
 			[ $m != native ] && counters_delta "tput.$off.$m.$rep"
 			[ $m = eqds-ecn ] && ecn off
 			put "tput.$off.$m.$rep" "$r"
@@ -301,6 +357,12 @@ for off, m in (("on", "eqds"), ("on", "eqds-ecn"), ("off", "eqds")):
             out.append(f"  Pulls sent per 64 KB received {pulls / (rxb / 65536):.2f}, "
                        f"credit refused per pull sent {s.get('credit_refused', 0) / pulls:.1%}, "
                        f"h2 control packets per data packet {r.get('tx_ctrl', 0) / rxp:.2f}.")
+for off, m in [(o, m) for o in ("on", "off") for m in LABEL]:
+    i = 1
+    while f"tcp.{off}.{m}.{i}" in res:
+        out.append(f"* Offloads {off}, {LABEL[m]}, run {i}, h1's TCP socket and EQDS tunnel "
+                   f"mid-flow: {res[f'tcp.{off}.{m}.{i}'].strip() or '-'}")
+        i += 1
 out.append("")
 out.append("### Pull pacing: h2's pull-rate N, one bulk flow over EQDS\n")
 out.append("| N (Mbit/s) | goodput (Mbit/s) | goodput / N | wire (Mbit/s) | wire / N |")

@@ -78,6 +78,11 @@ profile() {	# native|eqds
 	perf report -i "$TMP/$m.data" --stdio --no-children --sort sym \
 		--percent-limit 2 -g caller,0.5,callee,function,percent --max-stack 12 \
 		2> /dev/null | head -600 > "$OUT/$m.callers.txt"
+	# Inclusive (self and callees): where the time goes by the path that
+	# spends it, e.g. everything under the pacer's timer or an ack's send.
+	perf report -i "$TMP/$m.data" --stdio --children --sort sym \
+		--percent-limit 1 -g none 2> /dev/null | grep -v '^$' \
+		> "$OUT/$m.inclusive.txt"
 	# The idle loop is sampled too (cpu-clock): its share, the swapper
 	# task's, is left out of the busy samples per GB.
 	perf report -i "$TMP/$m.data" --stdio --no-children --sort comm -g none \
@@ -128,5 +133,23 @@ for m in ("native", "eqds"):
     print(f"\n## {m}: hottest symbols (self)\n\n| % | samples/GB | module | symbol |\n|---|---|---|---|")
     for pct, dso, sym in rows(m):
         print(f"| {pct:.2f} | {pct * spg / 100:.0f} | {dso} | {sym} |")
+def inclusive(m):
+    r = {}
+    for l in open(f"{out}/{m}.inclusive.txt"):
+        x = re.match(r"\s*([0-9.]+)%\s+([0-9.]+)%\s+\[.\]\s+(.*)", l)
+        if x:
+            r.setdefault(x.group(3).strip(), float(x.group(1)))
+    return r
+inc = {m: inclusive(m) for m in ("native", "eqds")}
+spg = {m: float(s[m]["samples_per_gb"]) for m in inc}
+print("\n## Inclusive samples per GB (self and callees), the paths EQDS adds most to\n")
+print("| symbol | native | eqds | eqds - native |\n|---|---:|---:|---:|")
+per_gb = {m: {k: v * spg[m] / 100 for k, v in inc[m].items()} for m in inc}
+syms = set(per_gb["native"]) | set(per_gb["eqds"])
+delta = sorted(syms, key=lambda k: per_gb["eqds"].get(k, 0) - per_gb["native"].get(k, 0),
+               reverse=True)
+for k in delta[:2 * topn]:
+    a, b = per_gb["native"].get(k, 0), per_gb["eqds"].get(k, 0)
+    print(f"| {k} | {a:.0f} | {b:.0f} | {b - a:+.0f} |")
 EOF
 cat "$OUT/profile.md"
