@@ -19,11 +19,16 @@
 #include "core/wire.h"
 #include "gro.h"
 
-/* A data packet that can be merged: established, carrying IP. */
+/*
+ * A data packet that can be merged: established, carrying IP, and not a
+ * retransmission. A resent packet's pieces go up one by one: some of them
+ * arrived the first time, and a merged run overlapping those would be taken
+ * for a duplicate whole, with the missing piece in it (core/rx.c).
+ */
 static bool mergeable(const u8 *h)
 {
 	return h[0] == (EQDS_WIRE_VERSION << 4 | EQDS_TYPE_DATA) &&
-	       !(h[1] & (EQDS_F_SYN | EQDS_F_RTS | EQDS_F_FIN)) &&
+	       !(h[1] & (EQDS_F_SYN | EQDS_F_RTS | EQDS_F_FIN | EQDS_F_RTX)) &&
 	       (h[3] == EQDS_NP_IPV4 || h[3] == EQDS_NP_IPV6);
 }
 

@@ -275,6 +275,60 @@ static void pump(struct eqds_txt *t, u64 now, struct sk_buff_head *out)
 	}
 }
 
+/* Can a GSO packet's pieces be counted before it is split? */
+static bool countable(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+
+	return !skb_has_frag_list(skb) && si->gso_segs && !(si->gso_type & SKB_GSO_DODGY);
+}
+
+/*
+ * Segmentation that keeps the packet's pages and leaves checksums to the
+ * device or to validate_xmit_skb(), except for a packet with a frag_list,
+ * whose pieces skb_segment() can only build by copying once its segment
+ * size has been changed (fit_path_mtu()).
+ */
+static struct sk_buff *segment(struct sk_buff *skb)
+{
+	return skb_gso_segment(skb, skb_has_frag_list(skb) ? 0 :
+				    NETIF_F_SG | NETIF_F_HW_CSUM);
+}
+
+/*
+ * A GSO packet to an IPv6 peer leaves in pieces numbered here, each with a
+ * header of its own (seq, seg_count 1): an IPv4 outer header's ID numbers
+ * the pieces split after us, IPv6 has none. So does a resent one to either:
+ * some of its pieces arrived the first time, and the receiver takes a packet
+ * whose range overlaps those for a duplicate, the missing piece with it.
+ * Only packets whose pieces could be counted (countable()) come here; one
+ * that cannot be split now is lost as on a wire, and its copy is resent on
+ * a NACK or timeout.
+ */
+static void send_pieces(struct eqds_txt *t, struct sk_buff *skb, struct eqds_pkt *hdr)
+{
+	u32 seq = hdr->data.seq, end = seq + hdr->data.seg_count;
+	struct sk_buff *segs, *next;
+
+	segs = segment(skb);
+	if (IS_ERR_OR_NULL(segs)) {
+		eqds_tx_drop(t->en, skb, EQDS_STATS_A_DROP_NOMEM);
+		return;
+	}
+	consume_skb(skb);
+	hdr->data.seg_count = 1;
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		if (seq == end) {	/* more pieces than numbers: not ours to send */
+			eqds_tx_drop(t->en, skb, EQDS_STATS_A_DROP_SEGS);
+			continue;
+		}
+		hdr->data.seq = seq++;
+		hdr->payload_len = skb->len;
+		eqds_xmit_data(t->en, t, skb, hdr);
+	}
+}
+
 /* Caller holds rcu_read_lock() (the configuration), not t->lock. */
 static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 {
@@ -298,7 +352,11 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_PACKETS, 1);
 			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_BYTES, skb->len);
 		}
-		eqds_xmit_data(t->en, t, skb, &hdr);
+		if (skb_is_gso(skb) && countable(skb) &&
+		    (t->peer.family != AF_INET || (hdr.flags & EQDS_F_RTX)))
+			send_pieces(t, skb, &hdr);
+		else
+			eqds_xmit_data(t->en, t, skb, &hdr);
 	}
 }
 
@@ -381,18 +439,21 @@ drop:
 }
 
 /*
- * A GSO packet is carried whole and split after us when the outer header is
- * IPv4: pieces are numbered by IP ID. IPv6 has no ID, so it is split here
- * (each segment gets its own number; GRO reassembles at the receiver). So
- * is one whose credit could never be granted in one window.
+ * A GSO packet is queued whole, as a qdisc holds it, unless its credit could
+ * never be granted in one window: then it is split here. So is one to an
+ * IPv6 peer whose pieces, numbered as they leave (send_pieces()), cannot be
+ * counted for sure now: a forwarded one with a frag_list or an untrusted
+ * segment count.
  */
 static bool must_split(struct eqds_txt *t, struct sk_buff *skb)
 {
 	if (!skb_is_gso(skb))
 		return false;
+	if (t->peer.family != AF_INET && !countable(skb))
+		return true;
 	/* Without t->lock: the window is set once, before the tunnel is found. */
-	return t->peer.family != AF_INET ||
-	       eqds_txq_must_split(&t->q, skb->len, gso_nsegs(skb), eqds_overhead(AF_INET));
+	return eqds_txq_must_split(&t->q, skb->len, gso_nsegs(skb),
+				   eqds_overhead(t->peer.family));
 }
 
 /*
@@ -468,7 +529,7 @@ void eqds_tx_capture(struct eqds_net *en, const struct eqds_addr *peer,
 	if (skb_is_gso(skb) &&
 	    (skb->encapsulation || fit_path_mtu(t, skb, mtu) ||
 	     READ_ONCE(t->seg_numbers) || must_split(t, skb))) {
-		segs = skb_gso_segment(skb, 0);
+		segs = segment(skb);
 		if (IS_ERR_OR_NULL(segs)) {
 			eqds_tx_drop(en, skb, EQDS_STATS_A_DROP_NOMEM);
 			return;

@@ -278,7 +278,7 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_DROP_DUP,		/* rx: duplicate data */
 	EQDS_STATS_A_DROP_WINDOW,	/* rx: outside the reorder window */
 	EQDS_STATS_A_DROP_STALE,	/* rx: a previous epoch's packet */
-	EQDS_STATS_A_DROP_SEGS,		/* rx: segment number outside its packet */
+	EQDS_STATS_A_DROP_SEGS,		/* rx: seq outside its packet; tx: pieces beyond it */
 	EQDS_STATS_A_DROP_TUNNEL_LIMIT,	/* tx or rx: tunnel limit reached */
 	EQDS_STATS_A_DROP_NO_SOCKET,	/* tx: no EQDS socket (port busy) */
 	EQDS_STATS_A_DROP_XMIT,		/* tx: the IP layer refused the packet */
