@@ -61,7 +61,8 @@ mode() {
 			ctl h1 set window "$EQDS_BENCH_WINDOW" &&
 				ctl h2 set window "$EQDS_BENCH_WINDOW" || return 1
 		fi
-		ctl h1 set dests 10.0.1.2/32 && ctl h2 set dests 10.0.1.1/32
+		ctl h1 set dests 10.0.1.2/32,fd00:1::2/128 &&
+			ctl h2 set dests 10.0.1.1/32,fd00:1::1/128
 	else
 		ctl h1 set dests none && ctl h2 set dests none
 	fi
@@ -72,13 +73,15 @@ offloads() {	# on|off
 	on h2 ethtool -K v2 tso "$1" gso "$1" gro "$1" > /dev/null 2>&1
 }
 
-# tcp_info SECS PORT: after SECS, what limits the sending socket of the
+# tcp_info SECS PORT DST: after SECS, what limits the sending socket of the
 # flow to PORT (the busiest one: iperf3 also has a control connection):
 # its congestion window and RTT, and the shares of its busy time it was
 # limited by the receiver's window or its send buffer, as ss shows them.
 tcp_info() {
 	sleep "$1"
-	on h1 ss -tinH dst 10.0.1.2 dport = :"$2" 2> /dev/null | $PY -c '
+	local dst=$3
+	[ "${dst#*:}" != "$dst" ] && dst="[$dst]"	# IPv6
+	on h1 ss -tinH dst "$dst" dport = :"$2" 2> /dev/null | $PY -c '
 import re, sys
 best = None
 for line in sys.stdin.read().replace("\n\t", " ").splitlines():
@@ -92,7 +95,7 @@ if best:
           (" app_limited" if " app_limited" in best[1] else ""))'
 	# Over EQDS, the sending tunnel: credit held and queue, four times
 	# (m, the caller's mode: a native run still lists idle tunnels).
-	[ "${m:-}" = native ] && return
+	case ${m:-} in native*) return ;; esac
 	for _ in 1 2 3 4; do
 		ctl h1 -j tunnel list tx 2> /dev/null
 		sleep 0.2
@@ -120,15 +123,16 @@ while True:
               ("credit", "window", "queue_bytes", "inflight")))' | paste -sd ' ' -
 }
 
-# flow SECS: one iperf3 flow h1 -> h2; prints
+# flow SECS [DST]: one iperf3 flow h1 -> h2 (DST: h2's address, IPv4 by
+# default); prints
 # "mbit bytes retransmits host_cpu% remote_cpu% busy_jiffies"
 flow() {
-	local secs=$1 port=$((5201 + RANDOM % 1000)) j0 j1
+	local secs=$1 dst=${2:-10.0.1.2} port=$((5201 + RANDOM % 1000)) j0 j1
 	on h2 timeout $((secs + 30)) iperf3 -s -1 -p $port > /dev/null 2>&1 &
 	wait_listen h2 $port
 	read -r j0 _ <<< "$(cpu_jiffies)"
-	tcp_info $((secs / 2)) $port > "$TMP/tcp_info" &
-	on h1 timeout $((secs + 25)) iperf3 -c 10.0.1.2 -p $port -t "$secs" -J > "$TMP/flow.json" 2> /dev/null
+	tcp_info $((secs / 2)) $port "$dst" > "$TMP/tcp_info" &
+	on h1 timeout $((secs + 25)) iperf3 -c "$dst" -p $port -t "$secs" -J > "$TMP/flow.json" 2> /dev/null
 	read -r j1 _ <<< "$(cpu_jiffies)"
 	wait
 	$PY - "$TMP/flow.json" $((j1 - j0)) << 'EOF'
@@ -190,22 +194,25 @@ ecn() {
 	on h1 sysctl -qw net.ipv4.tcp_ecn=$v && on h2 sysctl -qw net.ipv4.tcp_ecn=$v
 }
 
-# eqds-ecn (offloads on only): TCP over EQDS with ECN negotiated
+# eqds-ecn (offloads on only): TCP over EQDS with ECN negotiated;
+# native-v6, eqds-v6 (offloads on only): the flow over IPv6
 for off in on off; do
 	offloads $off
 	ms="native eqds"
-	[ $off = on ] && ms="native eqds eqds-ecn"
+	[ $off = on ] && ms="native eqds eqds-ecn native-v6 eqds-v6"
 	for rep in $(seq "$REPS"); do
 		for m in $ms; do
-			mode ${m%-ecn} || { echo "bench: eqdsctl failed"; exit 1; }
+			dst=10.0.1.2
+			[ "${m%-v6}" != "$m" ] && dst=fd00:1::2
+			mode "${m%%-*}" || { echo "bench: eqdsctl failed"; exit 1; }
 			[ $m = eqds-ecn ] && ecn on
 			sleep 0.5
 			counters_delta
-			r=$(flow "$SECS")
+			r=$(flow "$SECS" "$dst")
 			log "throughput offloads=$off $m #$rep: $r"
 			log "         tcp h1: $(cat "$TMP/tcp_info")"
 			put "tcp.$off.$m.$rep" "$(tr -s '\n ' '  ' < "$TMP/tcp_info")"
-			[ $m != native ] && counters_delta "tput.$off.$m.$rep"
+			[ "${m%%-*}" = eqds ] && counters_delta "tput.$off.$m.$rep"
 			[ $m = eqds-ecn ] && ecn off
 			put "tput.$off.$m.$rep" "$r"
 		done
@@ -312,9 +319,11 @@ out.append("| offloads | path | Mbit/s (each run) | Mbit/s (median) | TCP retran
            "VM CPU s/GB | iperf3 CPU % snd/rcv |")
 out.append("| --- | --- | --- | ---: | ---: | ---: | ---: |")
 tp = {}
-LABEL = {"native": "native", "eqds": "EQDS", "eqds-ecn": "EQDS, TCP with ECN"}
+LABEL = {"native": "native", "eqds": "EQDS", "eqds-ecn": "EQDS, TCP with ECN",
+         "native-v6": "native, IPv6", "eqds-v6": "EQDS, IPv6"}
+BASE = {"eqds": "native", "eqds-ecn": "native", "eqds-v6": "native-v6"}
 for off in ("on", "off"):
-    for m in ("native", "eqds", "eqds-ecn"):
+    for m in LABEL:
         runs = []
         i = 1
         while f"tput.{off}.{m}.{i}" in res:
@@ -340,12 +349,13 @@ def cnt(prefix, host):
                 tot[name] = tot.get(name, 0) + n
     return tot
 out.append("")
-for off, m in (("on", "eqds"), ("on", "eqds-ecn"), ("off", "eqds")):
-    if (off, "native") in tp and (off, m) in tp and tp[(off, "native")]:
+for off, m in (("on", "eqds"), ("on", "eqds-ecn"), ("on", "eqds-v6"), ("off", "eqds")):
+    b = BASE[m]
+    if (off, b) in tp and (off, m) in tp and tp[(off, b)]:
         pre = f"cnt.tput.{off}.{m}."
         s, r = cnt(pre, "h1"), cnt(pre, "h2")
         out.append(f"* Offloads {off}, {LABEL[m]}: "
-                   f"{100 * tp[(off, m)] / tp[(off, 'native')]:.0f}% of native throughput. "
+                   f"{100 * tp[(off, m)] / tp[(off, b)]:.0f}% of {LABEL[b]} throughput. "
                    f"EQDS counters over these runs: sender h1 queue-full drops "
                    f"{s.get('drop_queue_full', 0)}, credit refused {s.get('credit_refused', 0)}, "
                    f"retransmits {s.get('retransmits', 0)}, timeouts {s.get('timeouts', 0)}; "
