@@ -303,7 +303,7 @@ static struct sk_buff *segment(struct sk_buff *skb)
  * whose range overlaps those for a duplicate, the missing piece with it.
  * Only packets whose pieces could be counted (countable()) come here; one
  * that cannot be split now is lost as on a wire, and its copy is resent on
- * a NACK or timeout.
+ * a NACK or timeout. Called from send_all(): rcu_read_lock(), not t->lock.
  */
 static void send_pieces(struct eqds_txt *t, struct sk_buff *skb, struct eqds_pkt *hdr)
 {

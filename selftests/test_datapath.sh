@@ -80,9 +80,9 @@ ip netns exec h1 tc qdisc change dev v1 root netem duplicate 5%
 xfer "integrity, 5% duplication" h2 10.0.1.2 h1 $((MB << 20))
 # Corrupted outer packets fail the outer UDP checksum: a loss to repair.
 # netem splits a GSO packet to corrupt one piece, so the hole is inside a
-# packet whose other pieces arrived; its retransmission, split the same way,
-# must fill it, not be merged by h2's GRO into a run that overlaps what
-# arrived (a duplicate, dropped whole: the hole then waits for TCP).
+# packet whose other pieces arrived; its retransmission must fill it. Resent
+# whole, it arrived as one range overlapping what had arrived: a duplicate,
+# dropped whole, and the hole waited for TCP.
 sk=$(stat h2 reorder_skipped) nk=$(stat h2 nacks_sent)
 ip netns exec h1 tc qdisc change dev v1 root netem corrupt 1%
 xfer "integrity, 1% of outer packets corrupted" h2 10.0.1.2 h1 $((MB << 20))
