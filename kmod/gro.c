@@ -8,7 +8,10 @@
  * (the pieces of one encapsulated packet are) and, for an IPv4 outer header,
  * the second's IP ID follows the last piece already merged: then the merged
  * packet covers seqs [seq + k, seq + k + count) and the receive path's
- * numbering (IP ID minus seq) stays exact. Anything else is not merged.
+ * numbering (IP ID minus seq) stays exact. Over IPv6 only the pieces of one
+ * TCPSEQ packet have the same header, and TCP's GRO below merges them only
+ * in sequence: the first piece's TCP seq numbers the run. Anything else is
+ * not merged.
  *
  * NAPI context (softirq), under rcu_read_lock().
  */
@@ -54,6 +57,7 @@ struct sk_buff *eqds_gro_receive(struct sock *sk, struct list_head *head,
 	unsigned int off = skb_gro_offset(skb);
 	struct sk_buff *pp = NULL, *p;
 	bool v6 = NAPI_GRO_CB(skb)->is_ipv6;
+	unsigned int hlen;
 	int flush = 1;
 	u16 id = 0;
 	u8 *h;
@@ -61,6 +65,12 @@ struct sk_buff *eqds_gro_receive(struct sock *sk, struct list_head *head,
 	h = skb_gro_header(skb, off + EQDS_DATA_HLEN, off);
 	if (!h || !mergeable(h))
 		goto out;
+	hlen = eqds_data_hlen(h[1]);
+	if (hlen > EQDS_DATA_HLEN) {
+		h = skb_gro_header(skb, off + hlen, off);
+		if (!h)
+			goto out;
+	}
 	if (!v6) {
 		const struct iphdr *iph = skb_gro_header(skb, off, outer_iph_offset(off));
 
@@ -76,7 +86,7 @@ struct sk_buff *eqds_gro_receive(struct sock *sk, struct list_head *head,
 		if (!NAPI_GRO_CB(p)->same_flow)
 			continue;
 		h2 = p->data + off;
-		if (memcmp(h, h2, EQDS_DATA_HLEN)) {
+		if (memcmp(h, h2, hlen)) {
 			NAPI_GRO_CB(p)->same_flow = 0;
 		} else if (!v6) {
 			iph2 = (const struct iphdr *)(p->data + outer_iph_offset(off));
@@ -85,8 +95,8 @@ struct sk_buff *eqds_gro_receive(struct sock *sk, struct list_head *head,
 		}
 	}
 
-	skb_gro_postpull_rcsum(skb, h, EQDS_DATA_HLEN);
-	skb_gro_pull(skb, EQDS_DATA_HLEN);
+	skb_gro_postpull_rcsum(skb, h, hlen);
+	skb_gro_pull(skb, hlen);
 	NAPI_GRO_CB(skb)->encap_mark = 0;
 	NAPI_GRO_CB(skb)->is_fou = 1;
 	offloads = v6 ? inet6_offloads : inet_offloads;
@@ -110,6 +120,6 @@ int eqds_gro_complete(struct sock *sk, struct sk_buff *skb, int nhoff)
 	ops = rcu_dereference(offloads[h[3] == EQDS_NP_IPV4 ? IPPROTO_IPIP : IPPROTO_IPV6]);
 	if (WARN_ON_ONCE(!ops || !ops->callbacks.gro_complete))
 		return -EOPNOTSUPP;
-	skb_set_inner_mac_header(skb, nhoff + EQDS_DATA_HLEN);
-	return ops->callbacks.gro_complete(skb, nhoff + EQDS_DATA_HLEN);
+	skb_set_inner_mac_header(skb, nhoff + eqds_data_hlen(h[1]));
+	return ops->callbacks.gro_complete(skb, nhoff + eqds_data_hlen(h[1]));
 }

@@ -22,6 +22,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
+#include <linux/tcp.h>
 #include <net/inet_ecn.h>
 #include "eqds.h"
 #include "netns.h"
@@ -226,6 +227,28 @@ static void fin_rcv(struct eqds_net *en, struct sk_buff *skb,
 }
 
 /*
+ * The TCP sequence number of a piece's inner packet (skb->data at its IP
+ * header, which inner_ok() checked): a TCPSEQ piece is numbered by it.
+ */
+static bool inner_tcp_seq(struct sk_buff *skb, u8 next_proto, u32 *seq)
+{
+	unsigned int off;
+	u8 proto;
+
+	if (next_proto == EQDS_NP_IPV4) {
+		off = ip_hdr(skb)->ihl * 4;
+		proto = ip_hdr(skb)->protocol;
+	} else {
+		off = sizeof(struct ipv6hdr);
+		proto = ipv6_hdr(skb)->nexthdr;
+	}
+	if (proto != IPPROTO_TCP || !pskb_may_pull(skb, off + sizeof(struct tcphdr)))
+		return false;
+	*seq = ntohl(((const struct tcphdr *)(skb->data + off))->seq);
+	return true;
+}
+
+/*
  * A data packet (or RTS) arrived; skb->data is at the inner packet.
  * ip_id is the outer IPv4 ID (pieces of a split GSO packet count up from
  * eqds_outer_id(seq), core/wire.h), 0 for IPv6. Softirq, under
@@ -239,7 +262,8 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 	enum eqds_stats_attr why;
 	struct eqds_rxq_plan plan;
 	struct sk_buff_head out;
-	enum eqds_outer_id_verdict numbered;
+	struct eqds_arrival arrival = {};
+	enum eqds_number_verdict numbered;
 	struct eqds_rxt *t;
 	u32 seq, nsegs = 0;
 	u64 now = now_ns();
@@ -266,14 +290,19 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		nsegs = skb_is_gso(skb) ? (skb_shinfo(skb)->gso_segs ?: 1) : 1;
 	}
 	/* A range from GRO or an unsplit GSO packet: pieces of one packet. */
-	numbered = eqds_outer_id_number(pkt, nsegs, peer->family == AF_INET, (u16)ip_id,
-					READ_ONCE(t->ids_rewritten), &seq);
+	arrival.npieces = nsegs;
+	arrival.has_id = peer->family == AF_INET;
+	arrival.id = (u16)ip_id;
+	arrival.untrusted = READ_ONCE(t->ids_rewritten);
+	if ((pkt->flags & EQDS_F_TCPSEQ) && nsegs < pkt->data.seg_count)
+		arrival.has_tcp_seq = inner_tcp_seq(skb, pkt->next_proto, &arrival.tcp_seq);
+	numbered = eqds_number(pkt, &arrival, &seq);
 	if (eqds_outer_id_rewritten(numbered)) {
 		eqds_count(en, EQDS_STATS_A_OUTER_ID_REWRITTEN);
 		if (!READ_ONCE(t->ids_rewritten))
 			WRITE_ONCE(t->ids_rewritten, true);
 	}
-	if (numbered != EQDS_OID_OK && numbered != EQDS_OID_REWRITTEN) {
+	if (numbered != EQDS_NUM_OK && numbered != EQDS_NUM_REWRITTEN) {
 		eqds_rx_drop(en, skb, EQDS_STATS_A_DROP_SEGS, peer);
 		return;
 	}

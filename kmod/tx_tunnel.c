@@ -296,14 +296,42 @@ static struct sk_buff *segment(struct sk_buff *skb)
 }
 
 /*
- * A GSO packet to an IPv6 peer leaves in pieces numbered here, each with a
- * header of its own (seq, seg_count 1): an IPv4 outer header's ID numbers
- * the pieces split after us, IPv6 has none. So does a resent one to either:
- * some of its pieces arrived the first time, and the receiver takes a packet
- * whose range overlaps those for a duplicate, the missing piece with it.
- * Only packets whose pieces could be counted (countable()) come here; one
- * that cannot be split now is lost as on a wire, and its copy is resent on
- * a NACK or timeout. Called from send_all(): rcu_read_lock(), not t->lock.
+ * A GSO packet that leaves whole has its pieces numbered, when something
+ * splits it after us, by the outer IPv4 ID or, over IPv6, which has none, by
+ * its TCP sequence numbers (EQDS_F_TCPSEQ, core/wire.h). True when it may:
+ * sent for the first time, and IPv4 or TCP whose header we can read.
+ */
+static bool whole_numbered(const struct eqds_txt *t, const struct sk_buff *skb,
+			   struct eqds_pkt *hdr)
+{
+	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)skb->data;
+	const struct tcphdr *th = (const struct tcphdr *)(ip6 + 1);
+
+	if (hdr->flags & EQDS_F_RTX)
+		return false;
+	if (t->peer.family == AF_INET)
+		return true;
+	/* skb->data is at the inner IPv6 header: TCP right after it? */
+	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_TCPV6) ||
+	    skb_headlen(skb) < sizeof(*ip6) + sizeof(*th) ||
+	    ip6->nexthdr != IPPROTO_TCP)
+		return false;
+	hdr->flags |= EQDS_F_TCPSEQ;
+	hdr->hlen = EQDS_DATA_EXT_HLEN;
+	hdr->data.tcp_seq = ntohl(th->seq);
+	hdr->data.tcp_mss = skb_shinfo(skb)->gso_size;
+	return true;
+}
+
+/*
+ * A GSO packet whose pieces would not be numbered leaves in pieces numbered
+ * here, each with a header of its own (seq, seg_count 1). So does a resent
+ * one: some of its pieces arrived the first time, and the receiver takes a
+ * packet whose range overlaps those for a duplicate, the missing piece with
+ * it. Only packets whose pieces could be counted (countable()) come here;
+ * one that cannot be split now is lost as on a wire, and its copy is resent
+ * on a NACK or timeout. Called from send_all(): rcu_read_lock(), not
+ * t->lock.
  */
 static void send_pieces(struct eqds_txt *t, struct sk_buff *skb, struct eqds_pkt *hdr)
 {
@@ -352,8 +380,7 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_PACKETS, 1);
 			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_BYTES, skb->len);
 		}
-		if (skb_is_gso(skb) && countable(skb) &&
-		    (t->peer.family != AF_INET || (hdr.flags & EQDS_F_RTX)))
+		if (skb_is_gso(skb) && countable(skb) && !whole_numbered(t, skb, &hdr))
 			send_pieces(t, skb, &hdr);
 		else
 			eqds_xmit_data(t->en, t, skb, &hdr);

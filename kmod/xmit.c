@@ -8,7 +8,9 @@
  * outer header the IP ID is eqds_outer_id() of the EQDS sequence number:
  * when a GSO packet is split after us (TSO, or software GSO on the way),
  * each piece gets the next ID, and the receiver recovers each piece's own
- * sequence number from it (core/wire.h says how it checks the ID).
+ * sequence number from it (core/wire.h says how it checks the ID). IPv6 has
+ * no ID: a TCP GSO packet's header then says where its TCP sequence numbers
+ * start (EQDS_F_TCPSEQ), and each piece is numbered by its own.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -294,7 +296,7 @@ static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *sk
 		}
 		err = skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) +
 				   sizeof(struct iphdr) + sizeof(struct udphdr) +
-				   EQDS_DATA_HLEN);
+				   hdr->hlen);
 		if (!err)
 			err = iptunnel_handle_offloads(skb, gso_type);
 		if (err) {
@@ -315,7 +317,7 @@ static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *sk
 		}
 		err = skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) +
 				   sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
-				   EQDS_DATA_HLEN);
+				   hdr->hlen);
 		if (!err)
 			err = iptunnel_handle_offloads(skb, gso_type);
 		if (err) {

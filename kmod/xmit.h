@@ -7,10 +7,13 @@
 #include "core/mtu.h"
 #include "tunnel.h"
 
-/* Outer headers (IP, UDP, EQDS data header) added to each data packet. */
+/*
+ * Outer headers (IP, UDP, EQDS data header) added to each data packet. Over
+ * IPv6 the pieces of a TCP GSO packet carry the TCPSEQ extension.
+ */
 static inline u32 eqds_overhead(u16 family)
 {
-	return (family == AF_INET ? 20 : 40) + 8 + EQDS_DATA_HLEN;
+	return family == AF_INET ? 20 + 8 + EQDS_DATA_HLEN : 40 + 8 + EQDS_DATA_EXT_HLEN;
 }
 
 /*

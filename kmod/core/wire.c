@@ -13,10 +13,20 @@
 
 static_assert(sizeof(struct eqds_common_hdr) == 8, "common header is 8 bytes");
 static_assert(EQDS_DATA_HLEN == 16, "data header is 16 bytes");
+static_assert(EQDS_DATA_EXT_HLEN == 24, "extended data header is 24 bytes");
 static_assert(EQDS_CTRL_HLEN == 28, "control header is 28 bytes");
 static_assert(EQDS_MAX_SEGS <= 0xffff, "seg_count is 16 bits on the wire");
 
-#define EQDS_DATA_FLAGS	(EQDS_F_SYN | EQDS_F_RTS | EQDS_F_FIN | EQDS_F_RTX)
+#define EQDS_DATA_FLAGS	(EQDS_F_SYN | EQDS_F_RTS | EQDS_F_FIN | EQDS_F_RTX | EQDS_F_TCPSEQ)
+
+/* The extension's fields: valid with TCPSEQ, zero without it. */
+static int eqds_check_data_ext(const struct eqds_pkt *pkt)
+{
+	if ((pkt->flags & EQDS_F_TCPSEQ) ? !pkt->data.tcp_mss :
+	    pkt->data.tcp_seq || pkt->data.tcp_mss)
+		return -EQDS_DE_DATA_EXT;
+	return 0;
+}
 
 static int eqds_check_data(const struct eqds_pkt *pkt)
 {
@@ -32,15 +42,15 @@ static int eqds_check_data(const struct eqds_pkt *pkt)
 	case EQDS_NP_NONE:
 		if (!(f & (EQDS_F_RTS | EQDS_F_FIN)))
 			return -EQDS_DE_DATA_EMPTY;
-		/* Only a packet with payload can be a retransmission. */
-		if (f & EQDS_F_RTX)
+		/* Only a packet with payload is resent or split. */
+		if (f & (EQDS_F_RTX | EQDS_F_TCPSEQ))
 			return -EQDS_DE_DATA_FLAG_COMBO;
 		if (pkt->payload_len)
 			return -EQDS_DE_DATA_STRAY;
 		/* A probe or teardown consumes no sequence number. */
 		if (pkt->data.seg_count)
 			return -EQDS_DE_DATA_SEGS;
-		return 0;
+		return eqds_check_data_ext(pkt);
 	case EQDS_NP_IPV4:
 		min_len = EQDS_IPV4_MIN_LEN;
 		break;
@@ -55,7 +65,7 @@ static int eqds_check_data(const struct eqds_pkt *pkt)
 		return -EQDS_DE_DATA_PAYLOAD;
 	if (!pkt->data.seg_count || pkt->data.seg_count > EQDS_MAX_SEGS)
 		return -EQDS_DE_DATA_SEGS;
-	return 0;
+	return eqds_check_data_ext(pkt);
 }
 
 static int eqds_check_ctrl(const struct eqds_pkt *pkt)
@@ -106,6 +116,7 @@ int eqds_pkt_check(const struct eqds_pkt *pkt)
 int eqds_decode(const void *buf, u32 len, struct eqds_pkt *out)
 {
 	const u8 *b = (const u8 *)buf;
+	u16 reserved = 0;
 	u8 ver_type;
 	int err;
 
@@ -124,9 +135,9 @@ int eqds_decode(const void *buf, u32 len, struct eqds_pkt *out)
 
 	switch (out->type) {
 	case EQDS_TYPE_DATA:
-		if (len < (u32)EQDS_DATA_HLEN)
+		out->hlen = eqds_data_hlen(out->flags);
+		if (len < out->hlen)
 			return -EQDS_DE_DATA_SHORT;
-		out->hlen = EQDS_DATA_HLEN;
 		out->data.seq =
 			eqds_get_be32(b + offsetof(struct eqds_data_hdr, seq));
 		out->data.pull_target =
@@ -135,6 +146,13 @@ int eqds_decode(const void *buf, u32 len, struct eqds_pkt *out)
 		out->data.seg_count =
 			eqds_get_be16(b + offsetof(struct eqds_data_hdr,
 						   seg_count));
+		if (out->hlen == EQDS_DATA_HLEN)
+			break;
+		out->data.tcp_seq =
+			eqds_get_be32(b + offsetof(struct eqds_data_ext, tcp_seq));
+		out->data.tcp_mss =
+			eqds_get_be16(b + offsetof(struct eqds_data_ext, tcp_mss));
+		reserved = eqds_get_be16(b + offsetof(struct eqds_data_ext, reserved));
 		break;
 	case EQDS_TYPE_CTRL:
 		if (len < (u32)EQDS_CTRL_HLEN)
@@ -164,6 +182,9 @@ int eqds_decode(const void *buf, u32 len, struct eqds_pkt *out)
 	err = eqds_pkt_check(out);
 	if (err)
 		return err;
+	/* Not in struct eqds_pkt, so checked last, with DATA_EXT's rule. */
+	if (reserved)
+		return -EQDS_DE_DATA_EXT;
 	return out->hlen;
 }
 
@@ -179,12 +200,13 @@ static void eqds_put_common(u8 *b, const struct eqds_pkt *pkt)
 
 int eqds_encode_data(void *buf, u32 len, const struct eqds_pkt *pkt)
 {
+	u16 hlen = eqds_data_hlen(pkt->flags);
 	u8 *b = (u8 *)buf;
 	int err;
 
 	if (pkt->type != EQDS_TYPE_DATA)
 		return -EQDS_DE_TYPE;
-	if (len < (u32)EQDS_DATA_HLEN)
+	if (len < hlen)
 		return -EQDS_DE_DATA_SHORT;
 	err = eqds_pkt_check(pkt);
 	if (err)
@@ -196,7 +218,12 @@ int eqds_encode_data(void *buf, u32 len, const struct eqds_pkt *pkt)
 		      pkt->data.pull_target);
 	eqds_put_be16(b + offsetof(struct eqds_data_hdr, seg_count),
 		      pkt->data.seg_count);
-	return EQDS_DATA_HLEN;
+	if (hlen == EQDS_DATA_HLEN)
+		return hlen;
+	eqds_put_be32(b + offsetof(struct eqds_data_ext, tcp_seq), pkt->data.tcp_seq);
+	eqds_put_be16(b + offsetof(struct eqds_data_ext, tcp_mss), pkt->data.tcp_mss);
+	eqds_put_be16(b + offsetof(struct eqds_data_ext, reserved), 0);
+	return hlen;
 }
 
 int eqds_encode_ctrl(void *buf, u32 len, const struct eqds_pkt *pkt)
@@ -256,6 +283,7 @@ static const char * const eqds_decode_err_names[] = {
 	"ctrl_fin_combo",
 	"ctrl_quantum",
 	"ctrl_reserved",
+	"data_ext",
 };
 
 static_assert(EQDS_ARRAY_SIZE(eqds_decode_err_names) == EQDS_DE_COUNT,
@@ -270,30 +298,42 @@ const char *eqds_decode_err_name(int err)
 	return eqds_decode_err_names[err];
 }
 
-enum eqds_outer_id_verdict
-eqds_outer_id_number(const struct eqds_pkt *pkt, u32 npieces, bool has_id, u16 id,
-		     bool untrusted, u32 *first)
+enum eqds_number_verdict eqds_number(const struct eqds_pkt *pkt,
+				     const struct eqds_arrival *a, u32 *first)
 {
-	u32 nsegs = pkt->data.seg_count;
-	u16 k;
+	u32 nsegs = pkt->data.seg_count, off, k;
+	u16 id_off;
 
 	*first = pkt->data.seq;
-	if (npieces > nsegs)
-		return EQDS_OID_TOO_MANY;
-	if (!has_id)
-		return EQDS_OID_OK;
+	if (a->npieces > nsegs)
+		return EQDS_NUM_TOO_MANY;
 	/*
 	 * Every number of the packet (or none, for a probe): its header says
 	 * which, whatever the ID. The ID only tells whether it arrived as
 	 * sent.
 	 */
-	if (npieces == nsegs)
-		return id == eqds_outer_id(pkt->data.seq) ? EQDS_OID_OK : EQDS_OID_REWRITTEN;
-	if (untrusted)
-		return EQDS_OID_UNTRUSTED;
-	k = (u16)(id - eqds_outer_id(pkt->data.seq));
-	if ((u32)k + npieces > nsegs)
-		return EQDS_OID_OUT_OF_RANGE;
-	*first = pkt->data.seq + k;
-	return EQDS_OID_OK;
+	if (a->npieces == nsegs) {
+		if (!a->has_id || a->id == eqds_outer_id(pkt->data.seq))
+			return EQDS_NUM_OK;
+		return EQDS_NUM_REWRITTEN;
+	}
+	if (pkt->flags & EQDS_F_TCPSEQ) {
+		if (!a->has_tcp_seq)
+			return EQDS_NUM_UNNUMBERED;
+		off = a->tcp_seq - pkt->data.tcp_seq;
+		k = off / pkt->data.tcp_mss;
+		if (off % pkt->data.tcp_mss || k >= nsegs || k + a->npieces > nsegs)
+			return EQDS_NUM_UNNUMBERED;
+		*first = pkt->data.seq + k;
+		return EQDS_NUM_OK;
+	}
+	if (!a->has_id)
+		return EQDS_NUM_UNNUMBERED;
+	if (a->untrusted)
+		return EQDS_NUM_UNTRUSTED;
+	id_off = (u16)(a->id - eqds_outer_id(pkt->data.seq));
+	if ((u32)id_off + a->npieces > nsegs)
+		return EQDS_NUM_OUT_OF_RANGE;
+	*first = pkt->data.seq + id_off;
+	return EQDS_NUM_OK;
 }

@@ -15,12 +15,14 @@
  *   VERSION          version nibble != EQDS_WIRE_VERSION
  *   TYPE             type nibble is neither DATA nor CTRL
  *  Data packets:
- *   DATA_SHORT       fewer than EQDS_DATA_HLEN bytes
- *   DATA_FLAGS       a flag other than SYN, RTS, FIN, RTX (ACK, PULL, RST
- *                    and SACK belong to control packets; RTX shares NACK's
- *                    bit)
+ *   DATA_SHORT       fewer than EQDS_DATA_HLEN bytes, or EQDS_DATA_EXT_HLEN
+ *                    with TCPSEQ
+ *   DATA_FLAGS       a flag other than SYN, RTS, FIN, RTX, TCPSEQ (PULL,
+ *                    RST and SACK belong to control packets; RTX shares
+ *                    NACK's bit, TCPSEQ ACK's)
  *   DATA_FLAG_COMBO  RTS together with FIN: asking for credit on a tunnel
- *                    that is being torn down; or RTX without payload
+ *                    that is being torn down; or RTX or TCPSEQ without
+ *                    payload
  *   DATA_PROTO       next_proto is not NONE, IPV4 or IPV6
  *   DATA_EMPTY       next_proto NONE without RTS or FIN: a data packet
  *                    without payload must be an RTS probe or a teardown
@@ -30,6 +32,9 @@
  *   DATA_SEGS        seg_count out of range: a packet with payload consumes
  *                    1..EQDS_MAX_SEGS sequence numbers, one without payload
  *                    consumes none (seg_count 0, seq is the next to be used)
+ *   DATA_EXT         TCPSEQ with tcp_mss 0 or the reserved field not zero
+ *                    (and, for a host-order packet, tcp_seq or tcp_mss set
+ *                    without TCPSEQ)
  *  Control packets:
  *   CTRL_SHORT       fewer than EQDS_CTRL_HLEN bytes
  *   CTRL_LONG        bytes after the control header (it carries nothing)
@@ -72,6 +77,13 @@
 
 /* Longest header the decoder reads. */
 #define EQDS_MAX_HLEN		EQDS_CTRL_HLEN
+static_assert(EQDS_DATA_EXT_HLEN <= EQDS_MAX_HLEN, "the decoder reads data headers whole");
+
+/* A data header's length, from its flags byte. */
+static inline u16 eqds_data_hlen(u8 flags)
+{
+	return flags & EQDS_F_TCPSEQ ? EQDS_DATA_EXT_HLEN : EQDS_DATA_HLEN;
+}
 
 /* Shortest inner packets: an IPv4 header without options, an IPv6 header. */
 #define EQDS_IPV4_MIN_LEN	20
@@ -103,6 +115,7 @@ enum eqds_decode_err {
 	EQDS_DE_CTRL_FIN_COMBO,
 	EQDS_DE_CTRL_QUANTUM,
 	EQDS_DE_CTRL_RESERVED,
+	EQDS_DE_DATA_EXT,	/* after the others: the codes are stable */
 	EQDS_DE_COUNT		/* number of codes, for counter arrays */
 };
 
@@ -111,6 +124,8 @@ struct eqds_pkt_data {
 	u32	seq;		/* first sequence number */
 	u16	pull_target;	/* pull number wanted, low 16 bits (credit.h) */
 	u16	seg_count;	/* sequence numbers consumed */
+	u32	tcp_seq;	/* with EQDS_F_TCPSEQ: the first piece's TCP seq */
+	u16	tcp_mss;	/* with EQDS_F_TCPSEQ: TCP payload per piece */
 };
 
 /* Fields of a control header, host order. */
@@ -143,8 +158,8 @@ struct eqds_pkt {
  * Decode the eqds header at buf. len is the length of the whole eqds packet
  * (header and payload): the payload rules need it. Only the header is read,
  * never more than min(len, EQDS_MAX_HLEN) bytes, so a kernel caller needs
- * just the header linear. Returns the header length (EQDS_DATA_HLEN or
- * EQDS_CTRL_HLEN) and fills *out, or returns -enum eqds_decode_err, in which
+ * just the header linear. Returns the header length (EQDS_DATA_HLEN,
+ * EQDS_DATA_EXT_HLEN or EQDS_CTRL_HLEN) and fills *out, or returns -enum eqds_decode_err, in which
  * case *out holds nothing useful.
  */
 int eqds_decode(const void *buf, u32 len, struct eqds_pkt *out);
@@ -175,12 +190,15 @@ int eqds_encode(void *buf, u32 len, const struct eqds_pkt *pkt);
 const char *eqds_decode_err_name(int err);
 
 /*
- * Numbering by the outer IPv4 ID. A data packet leaves with the outer ID
- * eqds_outer_id(seq). When it is split after encapsulation (TSO, software
- * GSO), every piece carries the same EQDS header and piece k the ID
- * eqds_outer_id(seq) + k: the receiver numbers a piece by its ID. Routers
- * may rewrite the ID of DF datagrams (RFC 6864) and some TSO devices do
- * not increment it, so the receiver checks the ID against the header:
+ * Numbering the pieces of a data packet split after encapsulation (TSO,
+ * software GSO): every piece carries the same EQDS header, so something else
+ * must tell which of the packet's numbers each holds.
+ *
+ * By the outer IPv4 ID. A data packet leaves with the outer ID
+ * eqds_outer_id(seq), and piece k of it gets eqds_outer_id(seq) + k: the
+ * receiver numbers a piece by its ID. Routers may rewrite the ID of DF
+ * datagrams (RFC 6864) and some TSO devices do not increment it, so the
+ * receiver checks the ID against the header:
  *
  *  - a packet that holds all its numbers (or none: an RTS probe) is
  *    numbered by its header alone; an ID other than eqds_outer_id(seq)
@@ -196,13 +214,21 @@ const char *eqds_decode_err_name(int err);
  * rewrite was seen cannot be told from a real one: the first packets of a
  * tunnel are whole (handshakes, small packets), so the rewrite is seen
  * before pieces arrive, unless the router keeps the ID of those.
+ *
+ * By the inner TCP sequence (EQDS_F_TCPSEQ: an IPv6 outer header has no
+ * ID). Piece k of a TCP packet starts at TCP sequence number tcp_seq + k *
+ * tcp_mss, so a piece whose TCP header says tcp_seq + k * tcp_mss takes
+ * seq + k, which must fall inside the packet's numbers. A piece that
+ * nothing numbers (no ID and no TCPSEQ, or a TCP seq that is not the start
+ * of one of the packet's pieces) is refused (UNNUMBERED).
  */
-enum eqds_outer_id_verdict {
-	EQDS_OID_OK,		/* *first is the first number it holds */
-	EQDS_OID_REWRITTEN,	/* numbered by its header; its ID was rewritten */
-	EQDS_OID_UNTRUSTED,	/* a piece, and this sender's IDs are rewritten */
-	EQDS_OID_OUT_OF_RANGE,	/* a piece whose ID is outside its packet's */
-	EQDS_OID_TOO_MANY,	/* more pieces than the packet has numbers */
+enum eqds_number_verdict {
+	EQDS_NUM_OK,		/* *first is the first number it holds */
+	EQDS_NUM_REWRITTEN,	/* numbered by its header; its ID was rewritten */
+	EQDS_NUM_UNTRUSTED,	/* a piece, and this sender's IDs are rewritten */
+	EQDS_NUM_OUT_OF_RANGE,	/* a piece whose ID is outside its packet's */
+	EQDS_NUM_TOO_MANY,	/* more pieces than the packet has numbers */
+	EQDS_NUM_UNNUMBERED,	/* a piece that neither an ID nor TCP numbers */
 };
 
 /* The outer IPv4 ID of a data packet whose first number is seq. */
@@ -211,22 +237,28 @@ static inline u16 eqds_outer_id(u32 seq)
 	return (u16)seq;
 }
 
+/* How a data packet arrived, for eqds_number(). */
+struct eqds_arrival {
+	u32	npieces;	/* pieces it holds: GRO's count, 1, or 0 (probe) */
+	bool	has_id;		/* the outer header is IPv4 and id its ID */
+	bool	untrusted;	/* IDs from this sender were rewritten before */
+	bool	has_tcp_seq;	/* the inner packet is TCP, tcp_seq its seq */
+	u16	id;
+	u32	tcp_seq;
+};
+
 /*
- * Number a data packet (pkt valid, a data header) that arrived as npieces
- * pieces (0 for a probe). has_id: the outer header is IPv4 and id its ID
- * (IPv6 packets are never split after encapsulation: numbered by their
- * header). untrusted: IDs from this sender were rewritten before. On
- * EQDS_OID_OK and EQDS_OID_REWRITTEN *first is the packet's first number;
- * anything else must not be delivered.
+ * Number a data packet (pkt valid, a data header) that arrived as a says.
+ * On EQDS_NUM_OK and EQDS_NUM_REWRITTEN *first is the packet's first
+ * number; anything else must not be delivered.
  */
-enum eqds_outer_id_verdict
-eqds_outer_id_number(const struct eqds_pkt *pkt, u32 npieces, bool has_id, u16 id,
-		     bool untrusted, u32 *first);
+enum eqds_number_verdict eqds_number(const struct eqds_pkt *pkt,
+				     const struct eqds_arrival *a, u32 *first);
 
 /* The verdict shows that this sender's outer IDs are rewritten. */
-static inline bool eqds_outer_id_rewritten(enum eqds_outer_id_verdict v)
+static inline bool eqds_outer_id_rewritten(enum eqds_number_verdict v)
 {
-	return v == EQDS_OID_REWRITTEN || v == EQDS_OID_OUT_OF_RANGE;
+	return v == EQDS_NUM_REWRITTEN || v == EQDS_NUM_OUT_OF_RANGE;
 }
 
 /* Pull quantum, wire units to bytes. */

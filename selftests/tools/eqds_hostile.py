@@ -32,6 +32,7 @@ import time
 VERSION = 1
 DATA, CTRL = 1, 2
 SYN, ACK, NACK, PULL, RTS, FIN, RST, SACK = 1, 2, 4, 8, 16, 32, 64, 128
+TCPSEQ = ACK			# data: the header goes on with tcp_seq, tcp_mss
 NP_NONE, NP_IPV4, NP_IPV6 = 0, 4, 6
 DATA_HLEN, CTRL_HLEN = 16, 28
 MAX_SEGS = 64
@@ -160,8 +161,10 @@ def malformed():
         ("type", lambda: bytes([(VERSION << 4) | random.choice([0, 3, 7, 15])]) +
          bytes(random.randrange(256) for _ in range(27))),
         ("data_short", lambda: data_hdr(SYN, NP_IPV4, e, 1)[:random.randrange(8, 16)]),
-        ("data_flags", lambda: data_hdr(random.choice([ACK, PULL, RST, SACK]) |
+        ("data_flags", lambda: data_hdr(random.choice([PULL, RST, SACK]) |
                                         random.choice([0, SYN]), NP_IPV4, e, 1) + ok_inner),
+        ("data_ext", lambda: data_hdr(TCPSEQ | random.choice([0, SYN]), NP_IPV4, e, 1) +
+         struct.pack("!IHH", 1, *random.choice([(0, 0), (1428, 1)])) + ok_inner),
         ("data_flag_combo", lambda: data_hdr(RTS | FIN, NP_NONE, e, 1, segs=0)),
         ("data_proto", lambda: data_hdr(SYN, random.choice([1, 5, 17, 41, 0xfc]), e, 1) +
          ok_inner),

@@ -39,6 +39,7 @@ enum eqds_pkt_type {
 /* Flags. Which are legal depends on the type; see the decoder. */
 #define EQDS_F_SYN	0x01	/* data: tunnel not yet confirmed; ctrl (with ACK): confirmed */
 #define EQDS_F_ACK	0x02	/* ctrl: ack field valid */
+#define EQDS_F_TCPSEQ	0x02	/* data with payload: struct eqds_data_ext follows */
 #define EQDS_F_NACK	0x04	/* ctrl: seq "ack" is missing, retransmit it */
 #define EQDS_F_RTX	0x04	/* data with payload: a retransmission */
 #define EQDS_F_PULL	0x08	/* ctrl: pull number valid */
@@ -76,6 +77,20 @@ struct eqds_data_hdr {
 	__be16	seg_count;	/* sequence numbers this packet consumes (GSO) */
 };
 
+/*
+ * With EQDS_F_TCPSEQ, the data header goes on: the inner packet is TCP and
+ * may be split after encapsulation into pieces of tcp_mss payload bytes,
+ * piece k carrying TCP sequence number tcp_seq + k * tcp_mss and this same
+ * header. The receiver numbers a piece seq + k from its TCP header: for an
+ * IPv6 outer header, which has no ID to count the pieces with.
+ */
+struct eqds_data_ext {
+	struct eqds_data_hdr	data;
+	__be32	tcp_seq;	/* TCP sequence number of the first piece */
+	__be16	tcp_mss;	/* TCP payload bytes per piece (GSO size) */
+	__be16	reserved;	/* zero */
+};
+
 struct eqds_ctrl_hdr {
 	struct eqds_common_hdr	common;
 	__be32	ack;		/* next sequence number expected */
@@ -87,6 +102,7 @@ struct eqds_ctrl_hdr {
 };
 
 #define EQDS_DATA_HLEN	((int)sizeof(struct eqds_data_hdr))	/* 16 */
+#define EQDS_DATA_EXT_HLEN	((int)sizeof(struct eqds_data_ext))	/* 24 */
 #define EQDS_CTRL_HLEN	((int)sizeof(struct eqds_ctrl_hdr))	/* 28 */
 
 #endif /* _UAPI_LINUX_EQDS_WIRE_H */

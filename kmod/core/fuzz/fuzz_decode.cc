@@ -24,7 +24,9 @@ static bool same_pkt(const struct eqds_pkt &a, const struct eqds_pkt &b)
 	if (a.type == EQDS_TYPE_DATA)
 		return a.data.seq == b.data.seq &&
 		       a.data.pull_target == b.data.pull_target &&
-		       a.data.seg_count == b.data.seg_count;
+		       a.data.seg_count == b.data.seg_count &&
+		       a.data.tcp_seq == b.data.tcp_seq &&
+		       a.data.tcp_mss == b.data.tcp_mss;
 	return a.ctrl.ack == b.ctrl.ack && a.ctrl.pull_no == b.ctrl.pull_no &&
 	       a.ctrl.busy_us == b.ctrl.busy_us &&
 	       a.ctrl.quantum == b.ctrl.quantum && a.ctrl.sack == b.ctrl.sack;
@@ -58,12 +60,14 @@ static void fuzz_received(const uint8_t *data, size_t size)
 		FUZZ_CHECK(std::strcmp(eqds_decode_err_name(r), "unknown"));
 		return;
 	}
-	FUZZ_CHECK(r == EQDS_DATA_HLEN || r == EQDS_CTRL_HLEN);
+	FUZZ_CHECK(r == EQDS_DATA_HLEN || r == EQDS_DATA_EXT_HLEN || r == EQDS_CTRL_HLEN);
 	FUZZ_CHECK(r == p.hlen && (uint32_t)r <= len);
 	FUZZ_CHECK(p.payload_len == len - (uint32_t)r);
 	FUZZ_CHECK(eqds_pkt_check(&p) == 0);
-	if (p.type == EQDS_TYPE_DATA)
+	if (p.type == EQDS_TYPE_DATA) {
 		FUZZ_CHECK(p.data.seg_count <= EQDS_MAX_SEGS);
+		FUZZ_CHECK(r == eqds_data_hlen(p.flags));
+	}
 
 	w = eqds_encode(out, sizeof(out), &p);
 	FUZZ_CHECK(w == r);
@@ -91,6 +95,10 @@ static void fuzz_fields(const uint8_t *data, size_t size)
 		p.data.seq = (uint32_t)rd.get(4);
 		p.data.pull_target = (uint16_t)rd.get(2);
 		p.data.seg_count = (uint16_t)rd.get(2);
+		if (rd.get(1) & 1) {	// mostly valid: the extension only with its flag
+			p.data.tcp_seq = (uint32_t)rd.get(4);
+			p.data.tcp_mss = (uint16_t)rd.get(2);
+		}
 	} else {
 		p.ctrl.ack = (uint32_t)rd.get(4);
 		p.ctrl.pull_no = (uint32_t)rd.get(4);
@@ -108,7 +116,7 @@ static void fuzz_fields(const uint8_t *data, size_t size)
 			FUZZ_CHECK(out[i] == 0xa5);	// nothing written
 		FUZZ_CHECK(eqds_pkt_check(&p) != 0 || room < (uint32_t)
 			   (p.type == EQDS_TYPE_CTRL ? EQDS_CTRL_HLEN :
-			    EQDS_DATA_HLEN) || (p.type != EQDS_TYPE_DATA &&
+			    eqds_data_hlen(p.flags)) || (p.type != EQDS_TYPE_DATA &&
 						p.type != EQDS_TYPE_CTRL));
 		return;
 	}

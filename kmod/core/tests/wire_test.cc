@@ -294,8 +294,17 @@ static const std::vector<bad_case> &bad_cases()
 		  EQDS_DE_TYPE },
 		{ "data 15 bytes", [] { return sized(data_pkt(), 15); },
 		  EQDS_DE_DATA_SHORT },
-		{ "data ACK", [] { return with(data_pkt(), 1, EQDS_F_ACK); },
-		  EQDS_DE_DATA_FLAGS },
+		{ "data TCPSEQ 16 bytes",
+		  [] { return sized(with(data_pkt(), 1, EQDS_F_TCPSEQ), 16); },
+		  EQDS_DE_DATA_SHORT },
+		{ "data TCPSEQ mss 0",
+		  [] {
+			  Bytes b = sized(with(data_pkt(), 1, EQDS_F_TCPSEQ), 24);
+
+			  b.resize(24 + EQDS_IPV4_MIN_LEN, 0x45);
+			  return with(with(b, 20, 0), 21, 0);
+		  },
+		  EQDS_DE_DATA_EXT },
 		{ "data RTX without payload",
 		  [] { return empty_data(EQDS_F_RTS | EQDS_F_RTX); },
 		  EQDS_DE_DATA_FLAG_COMBO },
@@ -706,7 +715,7 @@ TEST(Wire, CtrlOptions)
 	}
 }
 
-// A data packet with seq and seg_count, for eqds_outer_id_number().
+// A data packet with seq and seg_count, for eqds_number().
 static struct eqds_pkt numbered_pkt(u32 seq, u16 segs)
 {
 	struct eqds_pkt p;
@@ -719,9 +728,34 @@ static struct eqds_pkt numbered_pkt(u32 seq, u16 segs)
 	return p;
 }
 
+// eqds_number() of npieces that carry no TCP seq, the ID as given.
+static enum eqds_number_verdict by_id(const struct eqds_pkt *p, u32 npieces,
+				      bool has_id, u16 id, bool untrusted, u32 *first)
+{
+	struct eqds_arrival a = {};
+
+	a.npieces = npieces;
+	a.has_id = has_id;
+	a.id = id;
+	a.untrusted = untrusted;
+	return eqds_number(p, &a, first);
+}
+
+// eqds_number() of npieces that start at TCP seq tcp_seq, without an ID.
+static enum eqds_number_verdict by_tcp(const struct eqds_pkt *p, u32 npieces,
+				       u32 tcp_seq, u32 *first)
+{
+	struct eqds_arrival a = {};
+
+	a.npieces = npieces;
+	a.has_tcp_seq = true;
+	a.tcp_seq = tcp_seq;
+	return eqds_number(p, &a, first);
+}
+
 // Pieces numbered by an ID as sent: each gets its own number, across the
 // 16-bit wrap of the ID and the 32-bit wrap of seq.
-TEST(OuterId, PiecesAsSent)
+TEST(Number, PiecesAsSent)
 {
 	for (u32 seq : { 0u, 1000u, 0xfff0u, 0x1fffeu, 0xffffffe0u }) {
 		const u16 segs = 44;
@@ -731,20 +765,20 @@ TEST(OuterId, PiecesAsSent)
 		for (u16 k = 0; k < segs; k++) {
 			u16 id = (u16)(eqds_outer_id(seq) + k);
 
-			ASSERT_EQ(eqds_outer_id_number(&p, 1, true, id, false, &first),
-				  EQDS_OID_OK) << seq << " " << k;
+			ASSERT_EQ(by_id(&p, 1, true, id, false, &first),
+				  EQDS_NUM_OK) << seq << " " << k;
 			EXPECT_EQ(first, seq + k);
 		}
 		// Pieces k..k+2 merged by GRO.
-		ASSERT_EQ(eqds_outer_id_number(&p, 3, true, (u16)(seq + 41), false, &first),
-			  EQDS_OID_OK);
+		ASSERT_EQ(by_id(&p, 3, true, (u16)(seq + 41), false, &first),
+			  EQDS_NUM_OK);
 		EXPECT_EQ(first, seq + 41);
 		// One past the packet's numbers.
-		EXPECT_EQ(eqds_outer_id_number(&p, 3, true, (u16)(seq + 42), false, &first),
-			  EQDS_OID_OUT_OF_RANGE);
+		EXPECT_EQ(by_id(&p, 3, true, (u16)(seq + 42), false, &first),
+			  EQDS_NUM_OUT_OF_RANGE);
 		// Whole, as sent.
-		ASSERT_EQ(eqds_outer_id_number(&p, segs, true, (u16)seq, false, &first),
-			  EQDS_OID_OK);
+		ASSERT_EQ(by_id(&p, segs, true, (u16)seq, false, &first),
+			  EQDS_NUM_OK);
 		EXPECT_EQ(first, seq);
 	}
 }
@@ -752,7 +786,7 @@ TEST(OuterId, PiecesAsSent)
 // A router that rewrites every ID to one value, or to random values: no
 // piece is numbered other than as sent once a rewrite was seen, and a whole
 // packet keeps its number and shows the rewrite.
-TEST(OuterId, RewrittenIds)
+TEST(Number, RewrittenIds)
 {
 	std::mt19937 rng(6864);
 	int shown = 0;
@@ -765,28 +799,28 @@ TEST(OuterId, RewrittenIds)
 			u16 k = (u16)(rng() % segs);
 			u16 sent = (u16)(eqds_outer_id(seq) + k);
 			u16 id = mode == 0 ? 0 : mode == 1 ? 0x1234 : (u16)rng();
-			enum eqds_outer_id_verdict v;
+			enum eqds_number_verdict v;
 			u32 first = 0;
 
 			// A whole packet: its header numbers it.
-			v = eqds_outer_id_number(&p, segs, true, id, false, &first);
+			v = by_id(&p, segs, true, id, false, &first);
 			EXPECT_EQ(first, seq);
-			EXPECT_EQ(v, id == eqds_outer_id(seq) ? EQDS_OID_OK : EQDS_OID_REWRITTEN);
-			shown += v == EQDS_OID_REWRITTEN;
+			EXPECT_EQ(v, id == eqds_outer_id(seq) ? EQDS_NUM_OK : EQDS_NUM_REWRITTEN);
+			shown += v == EQDS_NUM_REWRITTEN;
 			if (segs == 1)
 				continue;
 			// A piece after a rewrite was seen: never numbered.
-			EXPECT_EQ(eqds_outer_id_number(&p, 1, true, id, true, &first),
-				  EQDS_OID_UNTRUSTED);
+			EXPECT_EQ(by_id(&p, 1, true, id, true, &first),
+				  EQDS_NUM_UNTRUSTED);
 			// Before: numbered only if the ID lands in the packet's range,
 			// and if it is not the piece's own, the piece is misnumbered:
 			// the case the whole packets' check makes rare (wire.h).
-			v = eqds_outer_id_number(&p, 1, true, id, false, &first);
+			v = by_id(&p, 1, true, id, false, &first);
 			if (id == sent) {
-				EXPECT_EQ(v, EQDS_OID_OK);
+				EXPECT_EQ(v, EQDS_NUM_OK);
 				EXPECT_EQ(first, seq + k);
 			} else if ((u16)(id - eqds_outer_id(seq)) >= segs) {
-				EXPECT_EQ(v, EQDS_OID_OUT_OF_RANGE);
+				EXPECT_EQ(v, EQDS_NUM_OUT_OF_RANGE);
 				EXPECT_TRUE(eqds_outer_id_rewritten(v));
 			}
 		}
@@ -795,23 +829,27 @@ TEST(OuterId, RewrittenIds)
 }
 
 // IPv6 (no ID) and probes, and more pieces than numbers.
-TEST(OuterId, NoIdProbesAndTooMany)
+TEST(Number, NoIdProbesAndTooMany)
 {
 	struct eqds_pkt p = numbered_pkt(77, 3);
 	struct eqds_pkt probe = numbered_pkt(500, 0);
 	u32 first;
 
-	EXPECT_EQ(eqds_outer_id_number(&p, 1, false, 999, true, &first), EQDS_OID_OK);
+	// A piece nothing numbers: refused, not taken for the first.
+	EXPECT_EQ(by_id(&p, 1, false, 999, true, &first), EQDS_NUM_UNNUMBERED);
+	EXPECT_EQ(by_id(&p, 1, false, 0, false, &first), EQDS_NUM_UNNUMBERED);
+	EXPECT_FALSE(eqds_outer_id_rewritten(EQDS_NUM_UNNUMBERED));
+	EXPECT_EQ(by_id(&p, 3, false, 0, false, &first), EQDS_NUM_OK);
 	EXPECT_EQ(first, 77u);
-	EXPECT_EQ(eqds_outer_id_number(&p, 4, false, 0, false, &first), EQDS_OID_TOO_MANY);
-	EXPECT_EQ(eqds_outer_id_number(&p, 4, true, 77, false, &first), EQDS_OID_TOO_MANY);
-	EXPECT_EQ(eqds_outer_id_number(&probe, 0, true, 500, false, &first), EQDS_OID_OK);
+	EXPECT_EQ(by_id(&p, 4, false, 0, false, &first), EQDS_NUM_TOO_MANY);
+	EXPECT_EQ(by_id(&p, 4, true, 77, false, &first), EQDS_NUM_TOO_MANY);
+	EXPECT_EQ(by_id(&probe, 0, true, 500, false, &first), EQDS_NUM_OK);
 	EXPECT_EQ(first, 500u);
-	EXPECT_EQ(eqds_outer_id_number(&probe, 0, true, 0, true, &first), EQDS_OID_REWRITTEN);
+	EXPECT_EQ(by_id(&probe, 0, true, 0, true, &first), EQDS_NUM_REWRITTEN);
 	EXPECT_EQ(first, 500u);
-	EXPECT_FALSE(eqds_outer_id_rewritten(EQDS_OID_UNTRUSTED));
-	EXPECT_FALSE(eqds_outer_id_rewritten(EQDS_OID_TOO_MANY));
-	EXPECT_FALSE(eqds_outer_id_rewritten(EQDS_OID_OK));
+	EXPECT_FALSE(eqds_outer_id_rewritten(EQDS_NUM_UNTRUSTED));
+	EXPECT_FALSE(eqds_outer_id_rewritten(EQDS_NUM_TOO_MANY));
+	EXPECT_FALSE(eqds_outer_id_rewritten(EQDS_NUM_OK));
 }
 
 // The fuzz seeds are built by fuzz/gen_corpus.py straight from the uapi
@@ -842,4 +880,155 @@ TEST(Wire, SeedCorpusMatchesTheEncoder)
 		ASSERT_EQ(eqds_encode(out, sizeof(out), &p), r) << name;
 		EXPECT_EQ(0, memcmp(out, b.data(), (size_t)r)) << name;
 	}
+}
+
+// A TCP packet of segs pieces of mss bytes from TCP seq tcp0, with TCPSEQ.
+static struct eqds_pkt tcp_numbered_pkt(u32 seq, u16 segs, u32 tcp0, u16 mss)
+{
+	struct eqds_pkt p = numbered_pkt(seq, segs);
+
+	p.next_proto = EQDS_NP_IPV6;
+	p.flags = EQDS_F_TCPSEQ;
+	p.data.tcp_seq = tcp0;
+	p.data.tcp_mss = mss;
+	return p;
+}
+
+// Pieces numbered by their TCP seq: each its own number, across both
+// wraps; runs merged by GRO; and nothing numbered that is not one of the
+// packet's pieces.
+TEST(Number, PiecesByTcpSeq)
+{
+	for (u32 tcp0 : { 0u, 12345u, 0xffffff00u }) {
+		for (u32 seq : { 0u, 0xfff0u, 0xffffffe0u }) {
+			const u16 segs = 44, mss = 1428;
+			struct eqds_pkt p = tcp_numbered_pkt(seq, segs, tcp0, mss);
+			u32 first;
+
+			for (u32 k = 0; k < segs; k++) {
+				ASSERT_EQ(by_tcp(&p, 1, tcp0 + k * mss, &first), EQDS_NUM_OK);
+				EXPECT_EQ(first, seq + k);
+			}
+			ASSERT_EQ(by_tcp(&p, 3, tcp0 + 41 * mss, &first), EQDS_NUM_OK);
+			EXPECT_EQ(first, seq + 41);
+			// Past the end, before the start, between two pieces.
+			EXPECT_EQ(by_tcp(&p, 3, tcp0 + 42 * mss, &first), EQDS_NUM_UNNUMBERED);
+			EXPECT_EQ(by_tcp(&p, 1, tcp0 + 44 * mss, &first), EQDS_NUM_UNNUMBERED);
+			EXPECT_EQ(by_tcp(&p, 1, tcp0 - mss, &first), EQDS_NUM_UNNUMBERED);
+			EXPECT_EQ(by_tcp(&p, 1, tcp0 + 7, &first), EQDS_NUM_UNNUMBERED);
+			// Whole: its header numbers it, whatever its TCP seq.
+			ASSERT_EQ(by_tcp(&p, segs, 999, &first), EQDS_NUM_OK);
+			EXPECT_EQ(first, seq);
+		}
+	}
+}
+
+// A TCPSEQ piece is numbered by its TCP seq even over IPv4, and not at all
+// without one (the inner packet was not TCP after all).
+TEST(Number, TcpSeqBeforeIdAndNeeded)
+{
+	struct eqds_pkt p = tcp_numbered_pkt(100, 4, 5000, 1000);
+	struct eqds_arrival a = {};
+	u32 first;
+
+	a.npieces = 1;
+	a.has_id = true;
+	a.id = eqds_outer_id(100);
+	a.has_tcp_seq = true;
+	a.tcp_seq = 7000;
+	ASSERT_EQ(eqds_number(&p, &a, &first), EQDS_NUM_OK);
+	EXPECT_EQ(first, 102u);
+	a.has_tcp_seq = false;
+	EXPECT_EQ(eqds_number(&p, &a, &first), EQDS_NUM_UNNUMBERED);
+}
+
+// A data packet whose header goes on with the TCPSEQ extension: IPv6, 2
+// segments of 1428 bytes from TCP seq 0x01020304.
+static Bytes ext_pkt()
+{
+	Bytes b = data_pkt();
+
+	b[1] = EQDS_F_TCPSEQ;
+	b[3] = EQDS_NP_IPV6;
+	b[15] = 2;
+	b.resize(EQDS_DATA_HLEN);
+	for (u8 v : { 0x01, 0x02, 0x03, 0x04, 0x05, 0x94, 0x00, 0x00 })
+		b.push_back(v);
+	b.resize(EQDS_DATA_EXT_HLEN + EQDS_IPV6_MIN_LEN, 0x60);
+	return b;
+}
+
+TEST(Wire, ExtendedDataHeader)
+{
+	Bytes b = ext_pkt();
+	struct eqds_pkt p;
+	u8 out[EQDS_DATA_EXT_HLEN];
+
+	ASSERT_EQ(decode(b, &p), EQDS_DATA_EXT_HLEN);
+	EXPECT_EQ(p.hlen, EQDS_DATA_EXT_HLEN);
+	EXPECT_EQ(p.data.tcp_seq, 0x01020304u);
+	EXPECT_EQ(p.data.tcp_mss, 1428);
+	EXPECT_EQ(p.payload_len, (u32)EQDS_IPV6_MIN_LEN);
+	ASSERT_EQ(eqds_encode(out, sizeof(out), &p), EQDS_DATA_EXT_HLEN);
+	EXPECT_EQ(0, memcmp(out, b.data(), sizeof(out)));
+	EXPECT_EQ(eqds_encode(out, sizeof(out) - 1, &p), -EQDS_DE_DATA_SHORT);
+	// The extension's fields without its flag are not a valid header, on
+	// a probe either (found by fuzz_decode).
+	p.flags = 0;
+	EXPECT_EQ(eqds_encode(out, sizeof(out), &p), -EQDS_DE_DATA_EXT);
+	p.flags = EQDS_F_RTS;
+	p.next_proto = EQDS_NP_NONE;
+	p.payload_len = 0;
+	p.data.seg_count = 0;
+	EXPECT_EQ(eqds_encode(out, sizeof(out), &p), -EQDS_DE_DATA_EXT);
+	p.data.tcp_seq = 0;
+	p.data.tcp_mss = 0;
+	EXPECT_EQ(eqds_encode(out, sizeof(out), &p), EQDS_DATA_HLEN);
+	EXPECT_EQ(eqds_data_hlen(EQDS_F_SYN | EQDS_F_RTX), EQDS_DATA_HLEN);
+	EXPECT_EQ(eqds_data_hlen(EQDS_F_TCPSEQ | EQDS_F_SYN), EQDS_DATA_EXT_HLEN);
+}
+
+TEST(Wire, ExtendedHeaderRejects)
+{
+	struct eqds_pkt p;
+	Bytes b;
+
+	for (size_t len = EQDS_DATA_HLEN; len < (size_t)EQDS_DATA_EXT_HLEN; len++)
+		EXPECT_EQ(decode(ext_pkt(), len, &p), -EQDS_DE_DATA_SHORT) << len;
+	EXPECT_EQ(decode(with(ext_pkt(), 20, 0), &p), EQDS_DATA_EXT_HLEN);
+	EXPECT_EQ(decode(with(with(ext_pkt(), 20, 0), 21, 0), &p), -EQDS_DE_DATA_EXT);
+	EXPECT_EQ(decode(with(ext_pkt(), 23, 1), &p), -EQDS_DE_DATA_EXT);
+	EXPECT_EQ(decode(with(ext_pkt(), 22, 0x80), &p), -EQDS_DE_DATA_EXT);
+	b = sized(empty_data(EQDS_F_RTS | EQDS_F_TCPSEQ), EQDS_DATA_EXT_HLEN);
+	b[21] = 1;
+	EXPECT_EQ(decode(b, &p), -EQDS_DE_DATA_FLAG_COMBO);
+}
+
+// Every flags byte with TCPSEQ on an extended header: the same sets pass
+// as without it, and each re-encodes to the same bytes.
+TEST(Wire, ExhaustiveExtendedFlags)
+{
+	std::set<int> ok;
+
+	for (int f = 0; f < 256; f++) {
+		struct eqds_pkt p;
+		u8 out[EQDS_DATA_EXT_HLEN];
+
+		if (!(f & EQDS_F_TCPSEQ))
+			continue;
+		Bytes b = with(ext_pkt(), 1, (u8)f);
+
+		if (decode(b, &p) > 0) {
+			ok.insert(f);
+			ASSERT_EQ(eqds_encode(out, sizeof(out), &p), EQDS_DATA_EXT_HLEN);
+			ASSERT_EQ(0, memcmp(out, b.data(), sizeof(out)));
+		}
+	}
+	const int S = EQDS_F_SYN, R = EQDS_F_RTS, F = EQDS_F_FIN, X = EQDS_F_RTX;
+	const int T = EQDS_F_TCPSEQ;
+	std::set<int> want = { T, T | S, T | R, T | F, T | S | R, T | S | F };
+
+	for (int f : std::set<int>(want))
+		want.insert(f | X);
+	EXPECT_EQ(ok, want);
 }
