@@ -57,7 +57,8 @@ static void clamp_mss(struct eqds_net *en, struct sk_buff *skb, unsigned int tho
 		      u16 family)
 {
 	unsigned int hdrlen = family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
-	unsigned int budget = eqds_mtu_budget(dst_mtu(skb_dst(skb)), eqds_overhead(family));
+	/* Over IPv6 the segments may travel in GSO packets, with TCPSEQ. */
+	unsigned int budget = eqds_mtu_budget(dst_mtu(skb_dst(skb)), eqds_overhead(family, true));
 	unsigned int i, optlen;
 	struct tcphdr *th;
 	u16 newmss, oldmss;

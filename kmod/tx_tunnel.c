@@ -66,7 +66,8 @@ static u32 wire_bytes(struct sk_buff *skb, u16 family, u32 nsegs)
 		hdr += (skb_shinfo(skb)->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) ?
 			tcp_hdrlen(skb) : sizeof(struct udphdr);
 	}
-	return eqds_txq_wire_bytes(skb->len, hdr, nsegs, eqds_overhead(family));
+	return eqds_txq_wire_bytes(skb->len, hdr, nsegs,
+				   eqds_overhead(family, eqds_tcp_gso(skb)));
 }
 
 static u32 gso_nsegs(struct sk_buff *skb)
@@ -468,9 +469,9 @@ drop:
 /*
  * A GSO packet is queued whole, as a qdisc holds it, unless its credit could
  * never be granted in one window: then it is split here. So is one to an
- * IPv6 peer whose pieces, numbered as they leave (send_pieces()), cannot be
- * counted for sure now: a forwarded one with a frag_list or an untrusted
- * segment count.
+ * IPv6 peer whose pieces, unless numbered by TCP or as they leave
+ * (send_pieces()), cannot be counted for sure now: a forwarded one with a
+ * frag_list or an untrusted segment count.
  */
 static bool must_split(struct eqds_txt *t, struct sk_buff *skb)
 {
@@ -480,7 +481,7 @@ static bool must_split(struct eqds_txt *t, struct sk_buff *skb)
 		return true;
 	/* Without t->lock: the window is set once, before the tunnel is found. */
 	return eqds_txq_must_split(&t->q, skb->len, gso_nsegs(skb),
-				   eqds_overhead(t->peer.family));
+				   eqds_overhead(t->peer.family, eqds_tcp_gso(skb)));
 }
 
 /*
@@ -496,7 +497,7 @@ static bool fit_path_mtu(struct eqds_txt *t, struct sk_buff *skb, u32 mtu)
 	u32 gso_size;
 
 	eqds_fit_describe(skb, &p);
-	switch (eqds_fit(&p, mtu, eqds_overhead(t->peer.family), &gso_size)) {
+	switch (eqds_fit(&p, mtu, eqds_overhead(t->peer.family, eqds_tcp_gso(skb)), &gso_size)) {
 	case EQDS_FIT_RESIZE:
 		/* The segment size is in skb_shinfo(), shared with TCP's own copy. */
 		if (skb_unclone(skb, GFP_ATOMIC))

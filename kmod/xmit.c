@@ -121,13 +121,15 @@ void eqds_fit_describe(const struct sk_buff *skb, struct eqds_fit_pkt *p)
 }
 
 /* Does every piece of a data packet fit mtu once encapsulated? */
-static bool eqds_fits(struct eqds_net *en, const struct sk_buff *skb, u32 mtu, u16 family)
+static bool eqds_fits(struct eqds_net *en, const struct sk_buff *skb, u32 mtu, u16 family,
+		      const struct eqds_pkt *hdr)
 {
 	struct eqds_fit_pkt p;
 	u32 unused;
 
 	eqds_fit_describe(skb, &p);
-	if (eqds_fit(&p, mtu, eqds_overhead(family), &unused) == EQDS_FIT_WHOLE)
+	if (eqds_fit(&p, mtu, eqds_overhead(family, hdr->flags & EQDS_F_TCPSEQ),
+		     &unused) == EQDS_FIT_WHOLE)
 		return true;
 	eqds_count(en, EQDS_STATS_A_MTU_FRAGMENTED);
 	return false;
@@ -155,7 +157,7 @@ static int xmit4(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 	 * What does not fit the path MTU now (it shrank after capture, or
 	 * one datagram is too large) is fragmented outside (core/mtu.h).
 	 */
-	if (data && !eqds_fits(en, skb, dst_mtu(&rt->dst), AF_INET))
+	if (data && !eqds_fits(en, skb, dst_mtu(&rt->dst), AF_INET, hdr))
 		df = 0;
 
 	skb_scrub_packet(skb, false);
@@ -201,7 +203,8 @@ static int xmit6(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 		 struct in6_addr *daddr, const struct eqds_pkt *hdr,
 		 __be16 dport, u8 tclass)
 {
-	bool big = hdr->type == EQDS_TYPE_DATA && !eqds_fits(en, skb, dst_mtu(dst), AF_INET6);
+	bool big = hdr->type == EQDS_TYPE_DATA &&
+		   !eqds_fits(en, skb, dst_mtu(dst), AF_INET6, hdr);
 
 	skb_scrub_packet(skb, false);
 	skb_clear_hash(skb);

@@ -9,11 +9,19 @@
 
 /*
  * Outer headers (IP, UDP, EQDS data header) added to each data packet. Over
- * IPv6 the pieces of a TCP GSO packet carry the TCPSEQ extension.
+ * IPv6 the pieces of a TCP GSO packet (tcp_gso) carry the TCPSEQ extension.
  */
-static inline u32 eqds_overhead(u16 family)
+static inline u32 eqds_overhead(u16 family, bool tcp_gso)
 {
-	return family == AF_INET ? 20 + 8 + EQDS_DATA_HLEN : 40 + 8 + EQDS_DATA_EXT_HLEN;
+	if (family == AF_INET)
+		return 20 + 8 + EQDS_DATA_HLEN;
+	return 40 + 8 + (tcp_gso ? EQDS_DATA_EXT_HLEN : EQDS_DATA_HLEN);
+}
+
+/* May the pieces of skb carry the TCPSEQ extension (over IPv6)? */
+static inline bool eqds_tcp_gso(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & SKB_GSO_TCPV6);
 }
 
 /*

@@ -70,6 +70,8 @@ CONSTANTS = [
      'EQDS_DATA_HLEN'),
     ('Documentation/eqds.rst', r'Ours is \d+ bytes for data and (\d+) for control',
      'uapi/linux/eqds_wire.h', 'EQDS_CTRL_HLEN'),
+    ('Documentation/eqds.rst', r'(\d+) for data with the ``TCPSEQ`` extension',
+     'uapi/linux/eqds_wire.h', 'EQDS_DATA_EXT_HLEN'),
     ('Documentation/eqds.rst', r'more than (\d+) sequence numbers ahead', 'kmod/core/rx.h',
      'EQDS_RX_AHEAD'),
     ('Documentation/policy.rst', r'at most ``EQDS_MAX_POLICIES`` \((\d+)\)',

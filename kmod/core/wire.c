@@ -40,11 +40,11 @@ static int eqds_check_data(const struct eqds_pkt *pkt)
 
 	switch (pkt->next_proto) {
 	case EQDS_NP_NONE:
-		if (!(f & (EQDS_F_RTS | EQDS_F_FIN)))
-			return -EQDS_DE_DATA_EMPTY;
 		/* Only a packet with payload is resent or split. */
 		if (f & (EQDS_F_RTX | EQDS_F_TCPSEQ))
 			return -EQDS_DE_DATA_FLAG_COMBO;
+		if (!(f & (EQDS_F_RTS | EQDS_F_FIN)))
+			return -EQDS_DE_DATA_EMPTY;
 		if (pkt->payload_len)
 			return -EQDS_DE_DATA_STRAY;
 		/* A probe or teardown consumes no sequence number. */

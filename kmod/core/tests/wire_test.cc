@@ -308,6 +308,18 @@ static const std::vector<bad_case> &bad_cases()
 		{ "data RTX without payload",
 		  [] { return empty_data(EQDS_F_RTS | EQDS_F_RTX); },
 		  EQDS_DE_DATA_FLAG_COMBO },
+		// The flag's rule comes before the empty packet's, as listed.
+		{ "data RTX alone without payload",
+		  [] { return empty_data(EQDS_F_RTX); },
+		  EQDS_DE_DATA_FLAG_COMBO },
+		{ "data TCPSEQ alone without payload",
+		  [] {
+			  Bytes b = sized(empty_data(EQDS_F_TCPSEQ), 24);
+
+			  b[21] = 1;
+			  return b;
+		  },
+		  EQDS_DE_DATA_FLAG_COMBO },
 		{ "data PULL", [] { return with(data_pkt(), 1, EQDS_F_PULL); },
 		  EQDS_DE_DATA_FLAGS },
 		{ "data RST", [] { return with(data_pkt(), 1, EQDS_F_RST); },
