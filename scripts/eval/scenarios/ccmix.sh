@@ -37,7 +37,7 @@ scenario_ccmix() {
 }
 
 ccmix_run() {	# CC MODE
-	local cc=$1 mode=$2 busy mbit counters j
+	local cc=$1 mode=$2 busy mbit counters j d0 d1
 	eval_mode "$mode" || return 1
 	for j in 1 2; do ping_bg s$j 10.9.0.1 2 "$EVAL_TMP/ping.idle.$j"; done
 	eval_wait_bg
@@ -48,18 +48,21 @@ ccmix_run() {	# CC MODE
 	acct_wait_started rcv 2
 	sleep 1
 	acct_snapshot rcv > "$EVAL_TMP/acct0"
+	d0=$(qdisc_drops_pkts sw swr)
 	cpu_busy_start
 	for j in 1 2; do ping_bg s$j 10.9.0.1 "$EVAL_SECS" "$EVAL_TMP/ping.busy.$j"; done
 	sleep "$EVAL_SECS"
 	acct_snapshot rcv > "$EVAL_TMP/acct1"
+	d1=$(qdisc_drops_pkts sw swr)
 	busy=$(cpu_busy_pct)
 	counters=$(eqds_counters rcv s1 s2)
 	eval_stop_flows
 	mbit=$(acct_mbit "$EVAL_TMP/acct0" "$EVAL_TMP/acct1" 10.0.1.1 10.0.2.1)
 	eval_record scenario=ccmix mode="$mode" cc="$cc" rate_mbit="$EVAL_MBIT" buf_pkts="$CC_BUF" \
 		secs="$EVAL_SECS" flows_mbit@list="$mbit" \
+		drops=$((${d1% *} - ${d0% *})) packets=$((${d1#* } - ${d0#* })) \
 		ping_idle_cubic@ping="$EVAL_TMP/ping.idle.1" ping_idle_other@ping="$EVAL_TMP/ping.idle.2" \
 		ping_busy_cubic@ping="$EVAL_TMP/ping.busy.1" ping_busy_other@ping="$EVAL_TMP/ping.busy.2" \
 		cpu_busy="$busy" eqds@json="$counters"
-	eval_log "  cubic / $cc: $mbit Mbit/s, VM CPU $busy%"
+	eval_log "  cubic / $cc: $mbit Mbit/s, drops $((${d1% *} - ${d0% *})), VM CPU $busy%"
 }

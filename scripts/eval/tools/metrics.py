@@ -66,7 +66,9 @@ def udp(r):
 
 def ccmix(r):
     x = r["flows_mbit"]
+    sent = r.get("packets", 0) + r.get("drops", 0)
     out = {"cubic_mbit": x[0], "other_mbit": x[1], "jain": jain(x), "worst_dev": worst_dev(x),
+           "drops": r.get("drops"), "drop_pct": 100.0 * r["drops"] / sent if sent else None,
            "cpu": r.get("cpu_busy")}
     for who in ("cubic", "other"):
         idle, busy = pct(r.get("ping_idle_%s_ms" % who) or [], .5), pct(r.get("ping_busy_%s_ms" % who) or [], .5)

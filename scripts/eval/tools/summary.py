@@ -35,6 +35,8 @@ def rows(recs):
         nm, em = (m[k]["m"] if k in m else {} for k in ("native", "eqds"))
         g = lambda d: "%s / %s" % (f(d.get("cubic_mbit")), f(d.get("other_mbit"))) if d else "-"
         out.append(("ccmix", "cubic vs " + cc, "Mbit/s cubic / other", g(nm), g(em)))
+        out.append(("ccmix", "cubic vs " + cc, "bottleneck drops %",
+                    f(nm.get("drop_pct"), 2), f(em.get("drop_pct"), 2)))
     for seed, m in sorted(metrics.pairs(recs, "perm", lambda r: r["seed"]).items()):
         nm, em = (m[k]["m"] if k in m else {} for k in ("native", "eqds"))
         g = lambda d: "%s / %s" % (f(d.get("avg_mbit")), f(d.get("min_mbit"))) if d else "-"
