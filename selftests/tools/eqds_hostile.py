@@ -311,10 +311,16 @@ def barrage(a):
         elif r < 0.95:
             # A piece of a SYN (one of its two segments) whose outer IP ID
             # puts it outside its packet. A whole packet is numbered by its
-            # header whatever its ID (a rewritten ID, wire-format.rst).
+            # header whatever its ID (a rewritten ID, wire-format.rst). Or
+            # one numbered by its TCP seq (TCPSEQ) that has no TCP header.
             src = rand_addr(a.peers, used)
             epoch, seq = start_seq(rand_epoch())
-            snd.send(src, data_hdr(SYN, NP_IPV4, epoch, seq, segs=2) + inner4(src, a.dst),
+            if random.random() < 0.5:
+                hdr = data_hdr(SYN, NP_IPV4, epoch, seq, segs=2)
+            else:
+                hdr = data_hdr(SYN | TCPSEQ, NP_IPV4, epoch, seq, segs=2) + \
+                    struct.pack("!IHH", random.randrange(U32 + 1), 1448, 0)
+            snd.send(src, hdr + inner4(src, a.dst),
                      ident=(seq + random.randrange(2, 0x8000)) & 0xffff)
             created.add(src)	# its epoch is never set: the packet is refused first
             count("syn_bad_segment", "drop_segs", "rx_drops", "tunnels_created")
