@@ -299,11 +299,12 @@ static struct sk_buff *segment(struct sk_buff *skb)
 /*
  * A GSO packet that leaves whole has its pieces numbered, when something
  * splits it after us, by the outer IPv4 ID or, over IPv6, which has none, by
- * its TCP sequence numbers (EQDS_F_TCPSEQ, core/wire.h). True when it may:
- * sent for the first time, and IPv4 or TCP whose header we can read.
+ * its TCP sequence numbers (EQDS_F_TCPSEQ, core/wire.h). True when it may
+ * (sent for the first time, and IPv4 or TCP whose header we can read),
+ * with hdr set to number it.
  */
-static bool whole_numbered(const struct eqds_txt *t, const struct sk_buff *skb,
-			   struct eqds_pkt *hdr)
+static bool number_whole(const struct eqds_txt *t, const struct sk_buff *skb,
+			 struct eqds_pkt *hdr)
 {
 	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)skb->data;
 	const struct tcphdr *th = (const struct tcphdr *)(ip6 + 1);
@@ -317,10 +318,7 @@ static bool whole_numbered(const struct eqds_txt *t, const struct sk_buff *skb,
 	    skb_headlen(skb) < sizeof(*ip6) + sizeof(*th) ||
 	    ip6->nexthdr != IPPROTO_TCP)
 		return false;
-	hdr->flags |= EQDS_F_TCPSEQ;
-	hdr->hlen = EQDS_DATA_EXT_HLEN;
-	hdr->data.tcp_seq = ntohl(th->seq);
-	hdr->data.tcp_mss = skb_shinfo(skb)->gso_size;
+	eqds_pkt_number_by_tcp(hdr, ntohl(th->seq), skb_shinfo(skb)->gso_size);
 	return true;
 }
 
@@ -381,7 +379,7 @@ static void send_all(struct eqds_txt *t, struct sk_buff_head *out)
 			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_PACKETS, 1);
 			eqds_stats_add(t->en->stats, EQDS_STATS_A_TX_BYTES, skb->len);
 		}
-		if (skb_is_gso(skb) && countable(skb) && !whole_numbered(t, skb, &hdr))
+		if (skb_is_gso(skb) && countable(skb) && !number_whole(t, skb, &hdr))
 			send_pieces(t, skb, &hdr);
 		else
 			eqds_xmit_data(t->en, t, skb, &hdr);

@@ -231,6 +231,18 @@ enum eqds_number_verdict {
 	EQDS_NUM_UNNUMBERED,	/* a piece that neither an ID nor TCP numbers */
 };
 
+/*
+ * Number a data header's pieces by TCP: the TCPSEQ extension, the first
+ * piece at TCP seq tcp_seq and one every mss payload bytes (the GSO size).
+ */
+static inline void eqds_pkt_number_by_tcp(struct eqds_pkt *pkt, u32 tcp_seq, u16 mss)
+{
+	pkt->flags |= EQDS_F_TCPSEQ;
+	pkt->hlen = eqds_data_hlen(pkt->flags);
+	pkt->data.tcp_seq = tcp_seq;
+	pkt->data.tcp_mss = mss;
+}
+
 /* The outer IPv4 ID of a data packet whose first number is seq. */
 static inline u16 eqds_outer_id(u32 seq)
 {

@@ -996,6 +996,16 @@ TEST(Wire, ExtendedDataHeader)
 	p.data.tcp_seq = 0;
 	p.data.tcp_mss = 0;
 	EXPECT_EQ(eqds_encode(out, sizeof(out), &p), EQDS_DATA_HLEN);
+	// What the sender builds: the same header.
+	ASSERT_EQ(decode(b, &p), EQDS_DATA_EXT_HLEN);
+	p.flags = 0;
+	p.hlen = EQDS_DATA_HLEN;
+	p.data.tcp_seq = 0;
+	p.data.tcp_mss = 0;
+	eqds_pkt_number_by_tcp(&p, 0x01020304u, 1428);
+	EXPECT_EQ(p.hlen, EQDS_DATA_EXT_HLEN);
+	ASSERT_EQ(eqds_encode(out, sizeof(out), &p), EQDS_DATA_EXT_HLEN);
+	EXPECT_EQ(0, memcmp(out, b.data(), sizeof(out)));
 	EXPECT_EQ(eqds_data_hlen(EQDS_F_SYN | EQDS_F_RTX), EQDS_DATA_HLEN);
 	EXPECT_EQ(eqds_data_hlen(EQDS_F_TCPSEQ | EQDS_F_SYN), EQDS_DATA_EXT_HLEN);
 }
