@@ -48,6 +48,18 @@ void EventQueue::sift_down(size_t i)
 	heap_[i] = e;
 }
 
+void EventQueue::forget(const EventTarget *target)
+{
+	size_t n = 0;
+
+	for (const Event &e : heap_)
+		if (e.target != target)
+			heap_[n++] = e;
+	heap_.resize(n);
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(i);
+}
+
 void EventQueue::run_until(SimTime end)
 {
 	while (!heap_.empty() && heap_.front().t <= end) {

@@ -26,6 +26,10 @@ class EventQueue {
 public:
 	// Schedule target->fire(kind, arg) at time t (never before now()).
 	void at(SimTime t, EventTarget *target, uint32_t kind, uint64_t arg);
+	// Drop every event for target: it is going away (O(pending)).
+	void forget(const EventTarget *target);
+	// Drop every event: the targets are going away.
+	void clear() { heap_.clear(); }
 	// Run events up to and including time end; now() is end afterwards.
 	void run_until(SimTime end);
 	SimTime now() const { return now_; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 #include "event_queue.h"
@@ -76,6 +77,24 @@ TEST(Timer, StartReplacesThePendingExpiry)
 	t.cancel();
 	q.run_until(3000);
 	EXPECT_EQ(fired.size(), 1u);
+}
+
+// A tunnel the scenario forgets (--forget-send-at) takes its timer with it
+// while an expiry is queued: the queue must not fire it afterwards.
+TEST(Timer, GoneTimerLeavesNothingInTheQueue)
+{
+	EventQueue q;
+	int fired = 0;
+	auto t = std::make_unique<Timer>(q, [&] { fired++; });
+	Timer kept(q, [&] { fired += 10; });
+
+	t->start(100);
+	t->start(50);	// the 100 expiry is stale, still queued
+	kept.start(60);
+	t.reset();
+	EXPECT_EQ(q.pending(), 1u);
+	q.run_until(1000);
+	EXPECT_EQ(fired, 10);
 }
 
 }  // namespace
