@@ -51,7 +51,7 @@ static void send_ctrl(struct eqds_rxt *t, u32 epoch, const struct eqds_rxq_ctrl 
 	eqds_rxq_ctrl_pkt(m, epoch, &pkt);
 	pkt.ctrl.busy_us = READ_ONCE(t->en->busy_us);
 	if (READ_ONCE(t->ids_rewritten))
-		pkt.next_proto = EQDS_CO_SEG_NUMBERS;
+		pkt.next_proto |= EQDS_CO_SEG_NUMBERS;
 	if (eqds_xmit_ctrl(t->en, &t->dst_cache, &t->local, &t->peer, &pkt) == 0)
 		eqds_count(t->en, m->flags & EQDS_F_NACK ?
 			   EQDS_STATS_A_NACKS_SENT : EQDS_STATS_A_ACKS_SENT);
@@ -251,12 +251,12 @@ static bool inner_tcp_seq(struct sk_buff *skb, u8 next_proto, u32 *seq)
 /*
  * A data packet (or RTS) arrived; skb->data is at the inner packet.
  * ip_id is the outer IPv4 ID (pieces of a split GSO packet count up from
- * eqds_outer_id(seq), core/wire.h), 0 for IPv6. Softirq, under
- * rcu_read_lock().
+ * eqds_outer_id(seq), core/wire.h), 0 for IPv6; ce: the outer header
+ * arrived CE-marked. Softirq, under rcu_read_lock().
  */
 void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		      const struct eqds_pkt *pkt, const struct eqds_addr *peer,
-		      const struct eqds_addr *local, u32 ip_id)
+		      const struct eqds_addr *local, u32 ip_id, bool ce)
 {
 	bool syn = pkt->flags & EQDS_F_SYN;
 	enum eqds_stats_attr why;
@@ -369,6 +369,8 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 				return;
 			}
 		}
+		if (ce)
+			eqds_rx_ce(&t->rx, pkt->path_id);
 		eqds_deliver_park(skb);
 		switch (eqds_rxq_data(&t->rx, seq, nsegs, pkt->flags & EQDS_F_RTX,
 				      now, &plan)) {

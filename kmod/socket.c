@@ -47,7 +47,12 @@ static void outer_addrs(struct sk_buff *skb, struct eqds_addr *peer,
 	}
 }
 
-/* Congestion marked on the outer header is the inner packet's too (RFC 6040). */
+/*
+ * Congestion marked on the outer header is the inner packet's too when it
+ * is ECN-capable (RFC 6040). A Not-ECT inner packet goes up as it is: the
+ * outer header was ECN-capable for EQDS's sake (xmit.c, outer_tos()), and
+ * the mark reaches its sender as a path to avoid (EQDS_CO_CE).
+ */
 static void ecn_decap(struct sk_buff *skb, u8 outer_tos)
 {
 	if (!INET_ECN_is_ce(outer_tos))
@@ -122,7 +127,7 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		ecn_decap(skb, tos);	/* its IP header is pulled and sane */
 		eqds_pull_data(en, skb->len, INET_ECN_is_ce(tos));
 	}
-	eqds_rx_data_rcv(en, skb, &pkt, &peer, &local, ip_id);
+	eqds_rx_data_rcv(en, skb, &pkt, &peer, &local, ip_id, INET_ECN_is_ce(tos));
 	return 0;
 
 drop:

@@ -208,6 +208,6 @@ enum eqds_stats_attr eqds_tx_ctrl_rcv(struct eqds_net *en, const struct eqds_add
 /* Receiving side (rx_tunnel.c). */
 void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 		      const struct eqds_pkt *pkt, const struct eqds_addr *peer,
-		      const struct eqds_addr *local, u32 ip_id);
+		      const struct eqds_addr *local, u32 ip_id, bool ce);
 
 #endif /* _EQDS_TUNNEL_H */

@@ -218,18 +218,31 @@ static int xmit6(struct eqds_net *en, struct sock *sk, struct sk_buff *skb,
 }
 
 /*
- * The outer DS field copies the inner one; an RTS probe has no inner header
- * (its buffer holds nothing readable), so its outer DS field is 0.
+ * The outer DS field: the inner one's DSCP, and ECN-capable whatever the
+ * inner packet is, so switches mark instead of dropping and the receiver
+ * echoes the marked path (core/paths.h). An inner ECT codepoint goes out
+ * as it is; Not-ECT and CE go out ECT(0): a mark made before the tunnel
+ * stays in the inner header and says nothing of the path. An RTS probe
+ * has no inner header (its buffer holds nothing readable) and no data to
+ * mark: DS field 0.
  */
-static u8 inner_tos(struct sk_buff *skb, const struct eqds_pkt *hdr)
+static u8 outer_tos(struct sk_buff *skb, const struct eqds_pkt *hdr)
 {
+	u8 tos;
+
 	switch (hdr->next_proto) {
 	case EQDS_NP_IPV4:
-		return ip_hdr(skb)->tos;
+		tos = ip_hdr(skb)->tos;
+		break;
 	case EQDS_NP_IPV6:
-		return ipv6_get_dsfield(ipv6_hdr(skb));
+		tos = ipv6_get_dsfield(ipv6_hdr(skb));
+		break;
+	default:
+		return 0;
 	}
-	return 0;
+	if (INET_ECN_is_not_ect(tos) || INET_ECN_is_ce(tos))
+		tos = (tos & ~INET_ECN_MASK) | INET_ECN_ECT_0;
+	return tos;
 }
 
 /*
@@ -268,7 +281,7 @@ static int xmit_data(struct eqds_net *en, struct eqds_txt *t, struct sk_buff *sk
 	const struct eqds_config *cfg = rcu_dereference(en->config);
 	__be16 dport = htons(cfg->port);
 	struct socket *sock = eqds_sock(en, t->peer.family);
-	u8 tos = inner_tos(skb, hdr);
+	u8 tos = outer_tos(skb, hdr);
 	enum eqds_stats_attr why;
 	int gso_type, err;
 

@@ -9,6 +9,8 @@
 #    allows it for DF datagrams) to a constant, then to random values: the
 #    transfer arrives intact, the receiver counts the rewritten IDs and
 #    the sender falls back to numbering every segment itself;
+#  - data packets leave with an ECN-capable outer header (ECT(0)) though
+#    their inner packets are not;
 #  - the outer DS field of RTS probes (packets without an inner header) is
 #    0, never bytes of an uninitialised buffer.
 source "$(dirname "$0")/lib.sh"
@@ -133,6 +135,14 @@ ip netns exec r tcpdump -i r1 -nn -v -c 2000 \
 	'udp dst port 6666 and udp[9] & 0x10 != 0 and udp[8] & 0x0f = 1' \
 	> /tmp/encap.rts.$$ 2> /dev/null &
 tcpdump_pid=$!
+# The outer ECN field of data packets (type 1, next_proto not 0): TCP here
+# does not negotiate ECN, so the inner packets are Not-ECT, and the outer
+# header must be ECT(0) all the same, so switches mark instead of dropping
+# and the receiver can echo the marked path (eqds.rst, "ECN").
+ip netns exec r tcpdump -i r1 -nn -v -c 200 \
+	'udp dst port 6666 and udp[8] & 0x0f = 1 and udp[11] != 0' \
+	> /tmp/encap.data.$$ 2> /dev/null &
+tcpdump_data_pid=$!
 sleep 1
 
 # rewrite MODE: constant (0), random, or off.
@@ -177,10 +187,16 @@ rewrite off
 eqds_stats h1
 eqds_stats h2
 
-# ---- outer DS field of RTS probes ----
+# ---- outer DS field of RTS probes and ECN field of data packets ----
 sleep 1
-kill "$tcpdump_pid" 2> /dev/null
-wait "$tcpdump_pid" 2> /dev/null
+kill "$tcpdump_pid" "$tcpdump_data_pid" 2> /dev/null
+wait "$tcpdump_pid" "$tcpdump_data_pid" 2> /dev/null
+ndata=$(grep -c "tos 0x" /tmp/encap.data.$$)
+ect0=$(grep -c "tos 0x[0-9a-f]*,ECT(0)" /tmp/encap.data.$$)
+echo "data packets captured: $ndata; with an ECT(0) outer header: $ect0"
+grep -o "tos 0x[0-9a-f]*[^ ]*" /tmp/encap.data.$$ | sort | uniq -c | head
+check "data packets were captured" test "$ndata" -gt 0
+expect_eq "outer ECN of $ndata data packets (inner Not-ECT) is ECT(0)" "$ndata" "$ect0"
 nrts=$(grep -c "tos 0x" /tmp/encap.rts.$$)
 bad=$(grep -o "tos 0x[0-9a-f]*" /tmp/encap.rts.$$ | grep -vc "tos 0x0$")
 echo "RTS probes captured: $nrts; with a non-zero outer DS field: $bad"

@@ -20,6 +20,7 @@
 #define _EQDS_CORE_RX_H
 
 #include "platform.h"
+#include <linux/eqds_wire.h>
 #include "credit.h"
 #include "pacer.h"
 
@@ -57,6 +58,8 @@ struct eqds_rx {
 	u32	nack_end;	/* NACK batch: holes before this, */
 	u64	nack_since_ns;	/* waited on since this */
 	u32	skew_ns;	/* how long holes take to fill by themselves */
+	bool	ce_echo;	/* a CE-marked arrival's path id to echo */
+	u8	ce_path;
 	u8	slot[EQDS_RX_SLOTS];	/* EQDS_RX_S_*, or a held packet's seq count */
 	struct eqds_pullgen	pulls;
 	struct eqds_asl_node	asl;
@@ -99,6 +102,27 @@ enum eqds_rx_verdict eqds_rx_packet(struct eqds_rx *rx, u32 seq, u32 nsegs,
  * seq, without taking it.
  */
 enum eqds_rx_verdict eqds_rx_classify(const struct eqds_rx *rx, u32 seq, u32 nsegs);
+
+/*
+ * A data packet that came on path arrived CE-marked: the next control
+ * packet to the sender echoes path (EQDS_CO_CE), so its sender sprays
+ * around it (paths.h). Marks between two control packets echo the last.
+ */
+static inline void eqds_rx_ce(struct eqds_rx *rx, u8 path)
+{
+	rx->ce_path = path;
+	rx->ce_echo = true;
+}
+
+/* A control packet being built carries the pending echo: its options and path id. */
+static inline void eqds_rx_echo_ce(struct eqds_rx *rx, u8 *opts, u8 *path)
+{
+	if (!rx->ce_echo)
+		return;
+	*opts |= EQDS_CO_CE;
+	*path = rx->ce_path;
+	rx->ce_echo = false;
+}
 
 /* An original (not retransmitted) data packet. */
 static inline enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq,

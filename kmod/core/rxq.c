@@ -22,6 +22,7 @@ void eqds_rxq_ctrl_pkt(const struct eqds_rxq_ctrl *m, u32 epoch, struct eqds_pkt
 	pkt->flags = m->flags;
 	pkt->epoch = epoch;
 	pkt->path_id = m->path;
+	pkt->next_proto = m->opts;
 	pkt->ctrl.ack = m->ack;
 	pkt->ctrl.sack = m->sack;
 }
@@ -57,12 +58,18 @@ u64 eqds_rxq_commit(const struct eqds_rxq_plan *p, u8 *path, u64 *nacks, u64 *sk
 static void plan(struct eqds_rx *rx, struct eqds_rxq_plan *p, u8 extra, u32 ack,
 		 u64 sack)
 {
-	p->send = true;
 	p->epoch = rx->epoch;
 	p->ack.flags = EQDS_F_SYN | EQDS_F_ACK | extra | (sack ? EQDS_F_SACK : 0);
 	p->ack.ack = ack;
 	p->ack.sack = sack;
-	p->ack.path = p->path++;
+	/* An echo the plan replaced stays. */
+	if (!(p->send && (p->ack.opts & EQDS_CO_CE))) {
+		p->ack.opts = 0;
+		p->ack.path = p->path;
+		eqds_rx_echo_ce(rx, &p->ack.opts, &p->ack.path);
+	}
+	p->path++;
+	p->send = true;
 	rx->since_ack = 0;
 }
 

@@ -60,6 +60,7 @@ extern const struct eqds_rxq_cfg eqds_rxq_defaults;
 /* One control packet to send: an acknowledgment or a NACK. */
 struct eqds_rxq_ctrl {
 	u8 flags;		/* EQDS_F_* */
+	u8 opts;		/* EQDS_CO_* */
 	u8 path;		/* its path id */
 	u32 ack;		/* ack: rcv_nxt; NACK: the hole's first seq */
 	u64 sack;

@@ -17,7 +17,7 @@ void eqds_txq_init(struct eqds_txq *q, u32 epoch, u32 window, u32 quantum,
 {
 	memset(q, 0, sizeof(*q));
 	eqds_tx_init(&q->tx, epoch, window, quantum, burst_mode, rto_min_ns, now_ns);
-	q->path = path;
+	eqds_paths_init(&q->paths, path, 0);
 	q->rts_due = !burst_mode;
 }
 
@@ -39,9 +39,10 @@ bool eqds_txq_must_split(const struct eqds_txq *q, u32 len, u32 nsegs, u32 overh
 	       (u64)len + (u64)EQDS_MAX_SEGS * overhead > q->tx.credit.window;
 }
 
-static bool valid(u32 cls, u32 nsegs)
+static bool valid(u32 cls, u32 wire_bytes, u32 nsegs)
 {
-	return cls < EQDS_TXQ_NCLASSES && nsegs && nsegs <= EQDS_MAX_SEGS;
+	return cls < EQDS_TXQ_NCLASSES && wire_bytes <= EQDS_TXQ_WIRE_MAX &&
+	       nsegs && nsegs <= EQDS_MAX_SEGS;
 }
 
 /* Would wire_bytes more take total past limit (0: none)? Without a wrap. */
@@ -56,7 +57,7 @@ enum eqds_txq_admit eqds_txq_admit(const struct eqds_txq *q, u32 cls, u32 wire_b
 {
 	u32 qlen, min = ecn_min(l);
 
-	if (!valid(cls, nsegs))
+	if (!valid(cls, wire_bytes, nsegs))
 		return EQDS_TXQ_DROP_INVALID;
 	if (tot && (over(tot->ns_bytes, tot->ns_limit, wire_bytes) ||
 		    over(tot->host_bytes, tot->host_limit, wire_bytes)))
@@ -84,7 +85,7 @@ bool eqds_txq_red_mark(const struct eqds_txq *q, u32 cls,
 
 bool eqds_txq_enqueue(struct eqds_txq *q, u32 cls, u32 wire_bytes, u32 nsegs)
 {
-	if (!valid(cls, nsegs))
+	if (!valid(cls, wire_bytes, nsegs))
 		return false;
 	q->qlen[cls]++;
 	q->queued_bytes += wire_bytes;
@@ -194,16 +195,27 @@ static u64 waiting_bytes(const struct eqds_txq *q)
 	return bytes;
 }
 
+/* The kept packet holding seq was lost: so may the next on its path be. */
+static void lost(struct eqds_txq *q, u32 seq, u64 now_ns)
+{
+	u32 first, slot = eqds_txq_find(q, seq, &first);
+
+	if (slot != EQDS_TXQ_NONE)
+		eqds_paths_penalise(&q->paths, q->ring[slot].path, now_ns);
+}
+
 /* The other holes a NACK's SACK bitmap shows: kept packets starting there. */
-static void add_nack_holes(struct eqds_txq *q, const struct eqds_tx_actions *act)
+static void add_nack_holes(struct eqds_txq *q, const struct eqds_tx_actions *act, u64 now_ns)
 {
 	u32 seq = act->retransmit_seq + 1, end = seq + 64;
 
 	if (!act->nack_sack)
 		return;
 	for (; q->ring_size && seq != end && eqds_seq_before(seq, q->tx.snd_nxt); seq++)
-		if (kept_at(q, slot_of(q, seq), seq) && eqds_tx_nack_hole(act, seq))
+		if (kept_at(q, slot_of(q, seq), seq) && eqds_tx_nack_hole(act, seq)) {
 			add_rtx(q, seq);
+			lost(q, seq, now_ns);
+		}
 }
 
 void eqds_txq_pump_begin(struct eqds_txq_pump *p, u64 now_ns)
@@ -322,7 +334,9 @@ void eqds_txq_commit(struct eqds_txq *q, struct eqds_txq_pump *p,
 		return;
 	}
 	st->borrowed = q->tx.stats.borrowed != borrowed;
-	st->path = q->path++;
+	st->path = eqds_paths_next(&q->paths, p->now_ns);
+	if (st->kind == EQDS_TXQ_RTX)
+		q->ring[st->slot].path = st->path;
 	st->epoch = q->tx.epoch;
 	st->pull_target = eqds_tx_pull_target(&q->tx, waiting_bytes(q), p->now_ns);
 }
@@ -413,6 +427,7 @@ u32 eqds_txq_keep(struct eqds_txq *q, const struct eqds_txq_step *st)
 	d->seq_lo = (u16)st->seq;
 	d->nsegs = (u8)st->nsegs;
 	d->cls = st->cls;
+	d->path = st->path;
 	return slot;
 }
 
@@ -423,6 +438,7 @@ bool eqds_txq_acked_next(struct eqds_txq *q, struct eqds_txq_cursor *cur, u32 *s
 
 		if (kept_at(q, s, cur->seq) &&
 		    eqds_tx_acked(&q->tx, cur->seq, q->ring[s].nsegs)) {
+			eqds_paths_delivered(&q->paths, q->ring[s].path);
 			q->ring[s].nsegs = 0;
 			*slot = s;
 			cur->seq++;
@@ -496,8 +512,11 @@ enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *
 	}
 	if (act->retransmit) {
 		add_rtx(q, act->retransmit_seq);
-		add_nack_holes(q, act);
+		lost(q, act->retransmit_seq, now_ns);
+		add_nack_holes(q, act, now_ns);
 	}
+	if (pkt->next_proto & EQDS_CO_CE)
+		eqds_paths_penalise(&q->paths, pkt->path_id, now_ns);
 	return v;
 }
 
@@ -506,6 +525,7 @@ void eqds_txq_timer(struct eqds_txq *q, u64 now_ns, struct eqds_tx_actions *act)
 	eqds_tx_timer(&q->tx, now_ns, waiting_bytes(q), act);
 	if (act->retransmit) {
 		add_rtx(q, act->retransmit_seq);
+		lost(q, act->retransmit_seq, now_ns);
 		/* The packet to resend waits for credit too. */
 		if (!act->send_rts)
 			act->send_rts = eqds_tx_rts(&q->tx, now_ns, waiting_bytes(q));

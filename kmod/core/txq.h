@@ -32,6 +32,7 @@
 #define _EQDS_CORE_TXQ_H
 
 #include "platform.h"
+#include "paths.h"
 #include "tx.h"
 #include "epoch.h"
 #include "ctrl_check.h"
@@ -64,11 +65,16 @@
  * them first, eqds_txq_must_split()).
  */
 struct eqds_txq_desc {
-	u32	wire_bytes;	/* outer IP bytes, all segments: its credit */
+	u32	wire_bytes:24;	/* outer IP bytes, all segments: its credit */
+	u32	path:8;		/* kept: the path id it last went on */
 	u16	seq_lo;		/* kept: the low bits of its first seq */
 	u8	nsegs;		/* seqs it consumes */
 	u8	cls;
 };
+
+/* Largest packet a descriptor holds, wire bytes: EQDS_MAX_SEGS of 64 KB and more. */
+#define EQDS_TXQ_WIRE_MAX	((1u << 24) - 1)
+static_assert(sizeof(struct eqds_txq_desc) == 8, "a full ring is one 8 KB allocation");
 
 struct eqds_txq {
 	struct eqds_tx	tx;
@@ -76,7 +82,7 @@ struct eqds_txq {
 	u32	qlen[EQDS_TXQ_NCLASSES];	/* packets waiting, per class */
 	u32	rtx[EQDS_TXQ_RTX_MAX];	/* seqs to resend before new data */
 	u8	nrtx;
-	u8	path;		/* next path id (spraying) */
+	struct eqds_paths	paths;	/* spraying: the next path id */
 	bool	rts_due;	/* ask for credit at the next pump */
 	struct eqds_ratelimit	disown_rl;	/* FINs for epochs we left */
 	/*

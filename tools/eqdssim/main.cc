@@ -50,6 +50,13 @@ int main(int argc, char **argv)
 				    port_role_name((PortRole)i),
 				    (unsigned long long)r.roles[i].drops, r.roles[i].max_queue,
 				    r.roles[i].mean_queue, r.roles[i].mean_utilisation);
+		std::printf("  eqds: retransmits %llu, timeouts %llu, CE received %llu, "
+			    "paths penalised %llu, repaths %llu\n",
+			    (unsigned long long)r.counters.retransmits,
+			    (unsigned long long)r.counters.timeouts,
+			    (unsigned long long)r.counters.ce_rcvd,
+			    (unsigned long long)r.counters.path_penalties,
+			    (unsigned long long)r.counters.path_repaths);
 		std::printf("  credit audit: %llu checks, %llu violations%s%s\n",
 			    (unsigned long long)r.audit_checks,
 			    (unsigned long long)r.audit_violations,

@@ -60,7 +60,13 @@ enum eqds_pkt_type {
  * cannot be numbered: number every segment in its own header.
  */
 #define EQDS_CO_SEG_NUMBERS	0x01
-#define EQDS_CO_ALL		EQDS_CO_SEG_NUMBERS
+/*
+ * CE: a data packet arrived with CE on its outer header since the last
+ * control packet to this sender; path_id is that packet's, not this one's.
+ * The sender penalises the path (Documentation/design/eqds.rst).
+ */
+#define EQDS_CO_CE		0x02
+#define EQDS_CO_ALL		(EQDS_CO_SEG_NUMBERS | EQDS_CO_CE)
 
 struct eqds_common_hdr {
 	__u8	ver_type;	/* version << 4 | type */

@@ -128,11 +128,11 @@ struct glue {
 			memset(heads, 0, sizeof(heads));
 			for (int c = 0; c < EQDS_TXQ_NCLASSES; c++)
 				if (!queue[c].empty())
-					heads[c] = { queue[c].front().wire_bytes, 0,
+					heads[c] = { queue[c].front().wire_bytes, 0, 0,
 						     (u8)queue[c].front().nsegs, (u8)c };
 			u8 kind = eqds_txq_pump_next(&q, &p, heads, &st);
 			u32 credit = q.tx.credit.credit, nxt = q.tx.snd_nxt;
-			u8 path = q.path;
+			u8 path = q.paths.next;
 
 			if (kind == EQDS_TXQ_END)
 				break;
@@ -147,7 +147,7 @@ struct glue {
 
 				eqds_txq_skip(&q, &p, &st);
 				FUZZ_CHECK(q.tx.credit.credit == credit && q.tx.snd_nxt == nxt &&
-					   q.path == path);
+					   q.paths.next == path);
 				if (kind == EQDS_TXQ_RTX)
 					FUZZ_CHECK(q.nrtx == nrtx - 1);
 				continue;
@@ -160,7 +160,9 @@ struct glue {
 				last_cls = st.cls;
 			}
 			eqds_txq_commit(&q, &p, &st);
-			FUZZ_CHECK((u8)(path + 1) == q.path && st.path == path);
+			FUZZ_CHECK(q.paths.next == (u8)(st.path + 1));
+			FUZZ_CHECK(st.path == path || q.paths.nbad);
+			FUZZ_CHECK(!eqds_paths_is_bad(&q.paths, st.path, now));
 			FUZZ_CHECK(st.epoch == q.tx.epoch);
 			if (kind == EQDS_TXQ_RTS) {
 				FUZZ_CHECK(credit == q.tx.credit.credit && st.seq == nxt);

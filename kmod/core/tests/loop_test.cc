@@ -228,7 +228,7 @@ struct sim {
 			if (!x.newq.empty()) {
 				u32 n = x.segs[x.newq.front()];
 
-				heads[0] = { n * MTU, 0, (u8)n, 0 };
+				heads[0] = { n * MTU, 0, 0, (u8)n, 0 };
 			}
 			u8 kind = eqds_txq_pump_next(&x.q, &pp, heads, &st);
 

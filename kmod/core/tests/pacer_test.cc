@@ -1147,6 +1147,22 @@ TEST(GrantPull, ThePullPacket)
 	EXPECT_EQ(pkt.flags, EQDS_F_SYN | EQDS_F_ACK | EQDS_F_PULL);
 	EXPECT_EQ(pkt.ctrl.sack, 0u);
 	EXPECT_EQ(pkt.path_id, 0);
+	EXPECT_EQ(pkt.next_proto, 0);
+
+	// A CE-marked arrival: the next PULL echoes its path id, once.
+	eqds_rx_ce(&p.rx[0], 77);
+	ASSERT_TRUE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 0, &path, &pkt));
+	EXPECT_EQ(pkt.next_proto, EQDS_CO_CE);
+	EXPECT_EQ(pkt.path_id, 77);
+	EXPECT_EQ(path, 2);
+	n = eqds_encode(buf, sizeof(buf), &pkt);
+	ASSERT_GT(n, 0) << eqds_decode_err_name(n);
+	ASSERT_EQ(eqds_decode(buf, (u32)n, &back), n);
+	EXPECT_EQ(back.next_proto, EQDS_CO_CE);
+	EXPECT_EQ(back.path_id, 77);
+	ASSERT_TRUE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 0, &path, &pkt));
+	EXPECT_EQ(pkt.next_proto, 0);
+	EXPECT_EQ(pkt.path_id, 2);
 }
 
 // A grant for an epoch the tunnel has left sends nothing and takes no path.

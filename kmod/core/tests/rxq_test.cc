@@ -207,6 +207,34 @@ TEST(Rxq, AcksEveryNPacketsOrAfterTheDelay)
 	EXPECT_EQ(eqds_rxq_plan_nacks(&p), 0u);
 }
 
+// A CE-marked arrival's path id goes back in the next acknowledgment
+// (EQDS_CO_CE), once; the ack's own path id is taken all the same.
+TEST(Rxq, AckEchoesTheLastMarkedPath)
+{
+	tunnel t(9);
+	struct eqds_rxq_plan p;
+	struct eqds_pkt pkt;
+	u32 s = t.isn();
+	u8 first = t.path;
+
+	eqds_rx_ce(&t.rx, 40);
+	eqds_rx_ce(&t.rx, 41);	// the last mark before the ack is echoed
+	for (u32 i = 0; i < EQDS_RXQ_ACK_EVERY; i++)
+		p = t.data(s + i, i + 1);
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.opts, EQDS_CO_CE);
+	EXPECT_EQ(p.ack.path, 41);
+	EXPECT_EQ(t.path, (u8)(first + 1));
+	eqds_rxq_ctrl_pkt(&p.ack, t.rx.epoch, &pkt);
+	EXPECT_EQ(pkt.next_proto, EQDS_CO_CE);
+	EXPECT_EQ(pkt.path_id, 41);
+	for (u32 i = 0; i < EQDS_RXQ_ACK_EVERY; i++)
+		p = t.data(s + EQDS_RXQ_ACK_EVERY + i, 100 + i);
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.opts, 0);
+	EXPECT_EQ(p.ack.path, (u8)(first + 1));
+}
+
 TEST(Rxq, DuplicateIsAcknowledgedAgain)
 {
 	tunnel t(11);

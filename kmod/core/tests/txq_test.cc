@@ -194,7 +194,7 @@ TEST(TxqHelpers, StartFromWindowInPacketsAndClock)
 	EXPECT_EQ(q.tx.credit.credit, q.tx.credit.window);	// burst mode
 	EXPECT_EQ(q.tx.credit.quantum, (u32)EQDS_TXQ_QUANTUM_GUESS);
 	EXPECT_EQ(q.tx.rto_min_ns, 10000000u);
-	EXPECT_EQ(q.path, 9);
+	EXPECT_EQ(q.paths.next, 9);
 	EXPECT_FALSE(q.rts_due);
 	eqds_txq_start(&q, 2, false, 1000, 0x1234, 5, 0);
 	EXPECT_EQ(q.tx.epoch, 0x1234u);
@@ -474,7 +474,7 @@ TEST_F(txq_fixture, SkippedStepsTakeNoCreditSeqOrPath)
 
 	ASSERT_TRUE(act.retransmit);
 	u32 credit, nxt = q.tx.snd_nxt;
-	u8 path = q.path;
+	u8 path = q.paths.next;
 
 	pull(1);
 	credit = q.tx.credit.credit;
@@ -484,7 +484,7 @@ TEST_F(txq_fixture, SkippedStepsTakeNoCreditSeqOrPath)
 	EXPECT_TRUE(out.empty());
 	EXPECT_EQ(q.tx.credit.credit, credit);
 	EXPECT_EQ(q.tx.snd_nxt, nxt);
-	EXPECT_EQ(q.path, path);
+	EXPECT_EQ(q.paths.next, path);
 	EXPECT_EQ(q.nrtx, 0);	// dropped: TCP recovers it
 	// No memory for an RTS either: nothing taken.
 	enqueue(0, 2);
@@ -492,7 +492,7 @@ TEST_F(txq_fixture, SkippedStepsTakeNoCreditSeqOrPath)
 	q.rts_due = true;
 	pump();
 	EXPECT_TRUE(out.empty());
-	EXPECT_EQ(q.path, path);
+	EXPECT_EQ(q.paths.next, path);
 }
 
 TEST_F(txq_fixture, NewPacketMissingFromGlueEndsPump)
@@ -712,7 +712,6 @@ TEST_F(txq_fixture, RingNeedRefusesWhatCannotBeKept)
 	EXPECT_GT(eqds_txq_ring_need(&q, &st), (u32)EQDS_TXQ_RING_MAX);
 }
 
-} // namespace
 
 // With an overdraft, a small packet at the head of ll goes at once on
 // borrowed credit and states the debt as demand; the MTU-sized head of tcp,
@@ -763,3 +762,76 @@ TEST_F(txq_fixture, DebtAloneSendsAnRts)
 	ASSERT_EQ(out.size(), 1u);
 	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_RTS);
 }
+
+// Path choice (paths.h) from what the sender learns: a NACKed packet's path,
+// the further holes of its SACK bitmap, a timed-out packet's path and the
+// path id a control packet echoes with EQDS_CO_CE are penalised, and the
+// next packets go around them.
+TEST_F(txq_fixture, LossesAndMarksPenaliseTheirPaths)
+{
+	for (int i = 0; i < 6; i++)
+		enqueue(0, i);
+	pull(3);
+	pump();
+	ASSERT_EQ(out.size(), 6u);
+	for (u32 i = 0; i < 6; i++)
+		EXPECT_EQ(out[i].st.path, (u8)(7 + i));	// in turn from the first
+	u32 s0 = out[0].st.seq;
+
+	// NACK of s0; its SACK shows s0 + 2 received, so s0 + 1 is lost too.
+	ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
+	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 7, now));
+	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 8, now));
+	EXPECT_FALSE(eqds_paths_is_bad(&q.paths, 9, now));
+	// A mark echoed for path 14.
+	struct eqds_tx_actions act;
+	struct eqds_txq_cursor cur;
+	struct eqds_pkt fin, c = ctrl(q.tx.epoch, EQDS_F_ACK, s0, 0, WIRE_Q);
+
+	c.next_proto = EQDS_CO_CE;
+	c.path_id = 14;
+	ASSERT_EQ(eqds_txq_ctrl(&q, &c, now, &act, &cur, &fin), EQDS_CTRL_OK);
+	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 14, now));
+	EXPECT_EQ(q.paths.stats.penalties, 3u);
+	// The retransmissions and the new packets skip the bad paths; a
+	// retransmission's new path is kept with it.
+	out.clear();
+	for (int i = 6; i < 12; i++)
+		enqueue(0, i);
+	pull(3);
+	pump();
+	ASSERT_GE(out.size(), 4u);
+	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_RTX);
+	EXPECT_EQ(out[0].st.path, 13);
+	EXPECT_EQ(out[1].st.kind, EQDS_TXQ_RTX);
+	EXPECT_EQ(out[1].st.path, 15);	// 14 skipped
+	EXPECT_EQ(out[2].st.path, 16);
+	EXPECT_EQ(q.paths.stats.repaths, 1u);
+	u32 first;
+	u32 slot = eqds_txq_find(&q, s0, &first);
+
+	ASSERT_NE(slot, (u32)EQDS_TXQ_NONE);
+	EXPECT_EQ(q.ring[slot].path, 13u);
+	// Nothing acknowledged for an rto: the oldest packet's path (now 13)
+	// is penalised too.
+	now += 2 * (u64)RTO;
+	eqds_txq_timer(&q, now, &act);
+	ASSERT_TRUE(act.retransmit);
+	EXPECT_EQ(act.retransmit_seq, s0);
+	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 13, now));
+}
+
+// A control packet refused (another epoch) teaches nothing about paths.
+TEST_F(txq_fixture, RefusedControlPacketPenalisesNothing)
+{
+	struct eqds_tx_actions act;
+	struct eqds_txq_cursor cur;
+	struct eqds_pkt fin, c = ctrl(q.tx.epoch + 1, EQDS_F_ACK, 0, 0, WIRE_Q);
+
+	c.next_proto = EQDS_CO_CE;
+	c.path_id = 3;
+	EXPECT_NE(eqds_txq_ctrl(&q, &c, now, &act, &cur, &fin), EQDS_CTRL_OK);
+	EXPECT_EQ(q.paths.stats.penalties, 0u);
+}
+
+} // namespace

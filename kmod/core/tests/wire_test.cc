@@ -706,7 +706,7 @@ TEST(Wire, QuantumAndSackHelpers)
 	EXPECT_TRUE(eqds_sack_has(~0ull, 0xffffffc0u, 0));
 }
 
-// Control options (next_proto of a control packet): SEG_NUMBERS only.
+// Control options (next_proto of a control packet): SEG_NUMBERS and CE.
 TEST(Wire, CtrlOptions)
 {
 	struct eqds_pkt p;

@@ -44,7 +44,7 @@ def main():
     oversub = ["oversub_0.1_spray", "oversub_0.1_spray_cc", "oversub_0.1_ecmp", "oversub_0.1_ecmp_cc",
                "oversub_0.3_spray", "oversub_0.3_spray_cc", "oversub_0.3_ecmp", "oversub_0.3_ecmp_cc"]
     perm = ["oversub_perm", "oversub_perm_cc", "oversub_perm_cc_slow"]
-    names = ["ft16_spray", "ft16_spray_hash", "ft16_ecmp", "incast850", "incast850_pull90",
+    names = ["ft16_spray", "ft16_spray_hash", "ft16_spray_hash_ecn", "ft16_ecmp", "incast850", "incast850_pull90",
              "incast850_sync"] + oversub + perm + ["closedloop_spray", "closedloop_ecmp"]
     r = {n: load(run_dir, n) for n in names}
     fl = fluid_mean(run_dir)
@@ -141,6 +141,8 @@ def main():
     w("|---|---|---|---|---|---|---|---|---|---|")
     for n, label in (("ft16_spray", "eqds, spraying (even over paths)"),
                      ("ft16_spray_hash", "eqds, spraying through a random hash"),
+                     ("ft16_spray_hash_ecn", "eqds, spraying through a random hash, switches "
+                      "marking CE above 20 packets: marked and lossy paths avoided"),
                      ("ft16_ecmp", "eqds, per-flow ECMP")):
         x = r[n]
         w(f"| {label} | {x['flows']['mean_utilisation']:.3f} | {x['flows']['min_utilisation']:.3f} | "

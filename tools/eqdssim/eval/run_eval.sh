@@ -57,6 +57,9 @@ run() {	# name, then eqdssim options
 ft16=(--topo=fattree --k=16 --traffic=permutation --warmup=10ms --sample=1ms --seed=1 --progress=1)
 run ft16_spray "${ft16[@]}" --duration="$(dur 100ms 15ms)" --ecmp=packet --fluid-baseline=1
 run ft16_spray_hash "${ft16[@]}" --duration="$(dur 100ms 15ms)" --ecmp=packet-hash
+# The same hash with switches marking CE above 20 packets: senders skip the
+# path ids whose packets come back marked or lost (core/paths.h).
+run ft16_spray_hash_ecn "${ft16[@]}" --duration="$(dur 100ms 15ms)" --ecmp=packet-hash --ecn=20
 run ft16_ecmp "${ft16[@]}" --duration="$(dur 100ms 15ms)" --ecmp=flow
 
 # 3. 850:1 incast on one switch, 15-packet bottleneck buffer.

@@ -11,6 +11,7 @@
 
 #include "congestion.h"
 #include "grant.h"
+#include "paths.h"
 #include "rxq.h"
 #include "txq.h"
 
@@ -34,6 +35,9 @@ struct EqdsConfig {
 	// a pull costs next to nothing, pulls 8 quanta at a time at any rate,
 	// the smoothest arrivals at the last switch.
 	SimTime pull_turn = 0;
+	// How long a penalised path id is skipped first (core/paths.h; the
+	// module's parameter path_hold_us).
+	SimTime path_hold = EQDS_PATHS_HOLD_NS;
 	// The receiver's reaction to CE marks (core/congestion.h): off by
 	// default, as in the module (kmod/pull.c, module parameter core_cc).
 	bool cc = false;

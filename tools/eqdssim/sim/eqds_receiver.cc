@@ -151,8 +151,10 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 
 	if (nsegs) {
 		epoch_rx_bytes_ += ip_bytes;
-		if (ce)
+		if (ce) {
 			host_.counters().ce_rcvd++;
+			eqds_rx_ce(&rx, pkt.path_id);
+		}
 		host_.pacer().data_arrived(ip_bytes, ce);
 		switch (eqds_rxq_data(&rx, pkt.data.seq, nsegs, pkt.flags & EQDS_F_RTX, now,
 				      &plan)) {

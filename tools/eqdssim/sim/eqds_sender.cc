@@ -27,6 +27,7 @@ SenderTunnel::SenderTunnel(Host &host, uint32_t peer)
 	eqds_txq_start(&q_, cfg.window_pkts, cfg.burst_mode, (u32)cfg.rto_min,
 		       host.epoch_clock(), host.now(), path);
 	eqds_tx_set_overdraft(&q_.tx, cfg.small_overdraft);
+	eqds_paths_set_hold(&q_.paths, (u32)cfg.path_hold);
 	eqds_txq_ring_move(&q_, ring_.data(), (u32)ring_.size(), nullptr, nullptr);
 	ledger_.initial = q_.tx.credit.credit;
 }
@@ -76,7 +77,7 @@ void SenderTunnel::pump(SimTime now)
 	eqds_txq_pump_begin(&p, now);
 	for (;;) {
 		if (!queue_.empty())
-			heads[0] = { queue_.front().wire_bytes, 0, 1, 0 };
+			heads[0] = { queue_.front().wire_bytes, 0, 0, 1, 0 };
 		switch (eqds_txq_pump_next(&q_, &p, heads, &st)) {
 		case EQDS_TXQ_RTX:
 			eqds_txq_commit(&q_, &p, &st);
@@ -106,6 +107,19 @@ void SenderTunnel::pump(SimTime now)
 	if (p.window_full)
 		host_.counters().ring_full++;
 	arm_timer(eqds_txq_pump_end(&q_, &p));
+	count_paths();
+}
+
+// The core's path counters into the host's, as they grow.
+void SenderTunnel::count_paths()
+{
+	const struct eqds_paths_stats &s = q_.paths.stats;
+	HostCounters &c = host_.counters();
+
+	c.path_penalties += s.penalties - paths_counted_.penalties;
+	c.path_repaths += s.repaths - paths_counted_.repaths;
+	c.path_ignored += s.ignored - paths_counted_.ignored;
+	paths_counted_ = s;
 }
 
 // tx_tunnel.c's enqueue(): tail drop at the limit (no ECN in the simulator).

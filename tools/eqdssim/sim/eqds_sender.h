@@ -64,6 +64,7 @@ private:
 	void arm_timer(u64 when);
 	void on_timer();
 	void audit();
+	void count_paths();
 
 	Host &host_;
 	uint32_t peer_;
@@ -77,6 +78,7 @@ private:
 	bool filling_ = false;
 	Timer timer_;
 	CreditLedger ledger_;
+	struct eqds_paths_stats paths_counted_ = {};	// what count_paths() added
 };
 
 }  // namespace eqdssim

@@ -39,6 +39,9 @@ void HostCounters::add(const HostCounters &o)
 	reorder_skipped += o.reorder_skipped;
 	rx_delivered += o.rx_delivered;
 	ce_rcvd += o.ce_rcvd;
+	path_penalties += o.path_penalties;
+	path_repaths += o.path_repaths;
+	path_ignored += o.path_ignored;
 	max_reorder_depth = std::max(max_reorder_depth, o.max_reorder_depth);
 }
 

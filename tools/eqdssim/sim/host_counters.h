@@ -30,6 +30,9 @@ struct HostCounters {
 	uint64_t reorder_held = 0, reorder_late = 0, reorder_skipped = 0;
 	uint64_t rx_delivered = 0;
 	uint64_t ce_rcvd = 0;
+	// Path choice (core/paths.h): ids penalised, packets sent around them,
+	// penalties refused at the cap.
+	uint64_t path_penalties = 0, path_repaths = 0, path_ignored = 0;
 	uint32_t max_reorder_depth = 0;	// most packets one tunnel held at once
 
 	void add(const HostCounters &o);

@@ -171,6 +171,9 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r,
 	j.num("reorder_skipped", (double)h.reorder_skipped);
 	j.num("max_reorder_depth", h.max_reorder_depth);
 	j.num("ce_rcvd", (double)h.ce_rcvd);
+	j.num("path_penalties", (double)h.path_penalties);
+	j.num("path_repaths", (double)h.path_repaths);
+	j.num("path_ignored", (double)h.path_ignored);
 	j.num("cc_windows", (double)r.cc_windows);
 	j.num("cc_marked_windows", (double)r.cc_marked_windows);
 	j.num("cc_ce_byte_fraction", r.cc_bytes ? (double)r.cc_ce_bytes / (double)r.cc_bytes : 0);
