@@ -72,7 +72,7 @@ MODULE_PARM_DESC(pull_turn_us, "Most link time in us one pull's credit may take 
  */
 unsigned int eqds_path_hold_us = EQDS_PATHS_HOLD_US;
 module_param_named(path_hold_us, eqds_path_hold_us, uint, 0644);
-MODULE_PARM_DESC(path_hold_us, "First penalty in us of a path id that lost or had marked a packet, doubling while it delivers nothing; 0 = default, at most "
+MODULE_PARM_DESC(path_hold_us, "First penalty in us of a path id that lost or had marked a packet, doubling while it delivers nothing; 0 = no path avoidance, at most "
 		 __stringify(EQDS_PATHS_HOLD_MAX_US) " (default "
 		 __stringify(EQDS_PATHS_HOLD_US) ")");
 

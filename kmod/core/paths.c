@@ -11,7 +11,7 @@ static u32 units(u64 ns)
 	return (u32)(ns >> UNIT_SHIFT);
 }
 
-/* The hold in clock units, rounded up: a penalty lasts at least hold_ns. */
+/* The hold in clock units, rounded up: a penalty lasts at least hold_ns (> 0). */
 static u32 hold_units(const struct eqds_paths *p)
 {
 	return (p->hold_ns + (1u << UNIT_SHIFT) - 1) >> UNIT_SHIFT;
@@ -43,7 +43,7 @@ void eqds_paths_init(struct eqds_paths *p, u8 first, u32 hold_ns)
 
 void eqds_paths_set_hold(struct eqds_paths *p, u32 hold_ns)
 {
-	p->hold_ns = hold_ns ? eqds_min_u32(hold_ns, EQDS_PATHS_HOLD_MAX_NS) : EQDS_PATHS_HOLD_NS;
+	p->hold_ns = eqds_min_u32(hold_ns, EQDS_PATHS_HOLD_MAX_NS);
 }
 
 static void release(struct eqds_paths *p, u8 path)
@@ -78,14 +78,29 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, u64 now_ns)
 {
 	u32 now = units(now_ns);
 	u8 *strikes = &p->strikes[path];
+	s32 since;
 
-	/* Later news of packets sent before the penalty began. */
-	if (bad_bit(p, path))
+	if (!p->hold_ns)
 		return;
+	if (bad_bit(p, path)) {
+		/* Later news of packets sent before the penalty began. */
+		if (!over(p, path, now))
+			return;
+		release(p, path);
+	}
 	if (p->nbad >= EQDS_PATHS_MAX_BAD) {
 		p->stats.ignored++;
 		return;
 	}
+	/*
+	 * Penalised again within twice its last penalty after it ended: the
+	 * path is still bad (a failed link, a link slower than its share):
+	 * twice as long. Later: a first penalty again.
+	 */
+	since = (s32)(now - p->release[path]);
+	if (!*strikes || since < 0 ||
+	    (u32)since >= (hold_units(p) << *strikes))
+		*strikes = 0;
 	if (*strikes < EQDS_PATHS_MAX_STRIKES)
 		(*strikes)++;
 	p->release[path] = now + (hold_units(p) << (*strikes - 1));
@@ -94,8 +109,3 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, u64 now_ns)
 	p->stats.penalties++;
 }
 
-void eqds_paths_delivered(struct eqds_paths *p, u8 path)
-{
-	if (!bad_bit(p, path))
-		p->strikes[path] = 0;
-}

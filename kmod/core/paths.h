@@ -13,12 +13,13 @@
  *    (EQDS_CO_CE): its path crosses a queue above the switch's threshold.
  *
  * Spraying walks the ids in turn, skipping those penalised. A penalty lasts
- * hold_ns, doubled for each further penalty of the same id until a packet
- * sent on it is acknowledged, up to 2^(EQDS_PATHS_MAX_STRIKES - 1) holds
- * (3.3 s at the default hold); an id is tried again once its penalty is
- * over. A failed link thus costs one packet per id leading to it, then one
- * per id every longer while; a link that was only busy delivers the
- * packets sent on it, marked or not, and comes back after one hold.
+ * hold_ns; an id penalised again within twice its last penalty's length
+ * after that ended gets twice as long, up to 2^(EQDS_PATHS_MAX_STRIKES -
+ * 1) holds (3.3 s at the default hold); later, a single hold again. An id
+ * is tried again once its penalty is over. A failed link thus costs one
+ * packet per id leading to it, then one per id every longer while; so does
+ * a link slower than its share, whose ids keep coming back marked; a
+ * queue that was only busy for a while comes back after one hold.
  *
  * The hold (module parameter path_hold_us) should be a few unloaded round
  * trips of the fabric, the time a marked queue takes to drain: long
@@ -70,7 +71,8 @@ void eqds_paths_init(struct eqds_paths *p, u8 first, u32 hold_ns);
 
 /*
  * The first penalty's length: hold_ns, at most EQDS_PATHS_HOLD_MAX_NS; 0:
- * EQDS_PATHS_HOLD_NS. Penalties under way keep theirs.
+ * no penalties from now on (spraying walks every id in turn). Penalties
+ * under way keep theirs.
  */
 void eqds_paths_set_hold(struct eqds_paths *p, u32 hold_ns);
 
@@ -83,12 +85,7 @@ u8 eqds_paths_next(struct eqds_paths *p, u64 now_ns);
 /* A packet sent on path was lost or marked (see above). */
 void eqds_paths_penalise(struct eqds_paths *p, u8 path, u64 now_ns);
 
-/*
- * A packet sent on path was acknowledged: the path delivers, and its next
- * penalty is a first one again (unless it is penalised now: the packet
- * went before that).
- */
-void eqds_paths_delivered(struct eqds_paths *p, u8 path);
+
 
 /* Is path penalised now (its penalty not yet over)? */
 bool eqds_paths_is_bad(const struct eqds_paths *p, u8 path, u64 now_ns);

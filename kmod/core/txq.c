@@ -17,7 +17,7 @@ void eqds_txq_init(struct eqds_txq *q, u32 epoch, u32 window, u32 quantum,
 {
 	memset(q, 0, sizeof(*q));
 	eqds_tx_init(&q->tx, epoch, window, quantum, burst_mode, rto_min_ns, now_ns);
-	eqds_paths_init(&q->paths, path, 0);
+	eqds_paths_init(&q->paths, path, EQDS_PATHS_HOLD_NS);
 	q->rts_due = !burst_mode;
 }
 
@@ -438,7 +438,6 @@ bool eqds_txq_acked_next(struct eqds_txq *q, struct eqds_txq_cursor *cur, u32 *s
 
 		if (kept_at(q, s, cur->seq) &&
 		    eqds_tx_acked(&q->tx, cur->seq, q->ring[s].nsegs)) {
-			eqds_paths_delivered(&q->paths, q->ring[s].path);
 			q->ring[s].nsegs = 0;
 			*slot = s;
 			cur->seq++;

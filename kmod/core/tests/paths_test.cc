@@ -20,10 +20,21 @@ TEST(Paths, WalksEveryIdInTurn)
 	for (u32 i = 0; i < 2 * EQDS_PATHS; i++)
 		EXPECT_EQ(eqds_paths_next(&p, 1000), (u8)(250 + i));
 	EXPECT_EQ(p.stats.repaths, 0u);
-	eqds_paths_init(&p, 0, 0);
-	EXPECT_EQ(p.hold_ns, EQDS_PATHS_HOLD_NS);
 	eqds_paths_set_hold(&p, ~0u);
 	EXPECT_EQ(p.hold_ns, EQDS_PATHS_HOLD_MAX_NS);
+}
+
+// Hold 0: path avoidance off, every id in turn whatever is lost or marked.
+TEST(Paths, HoldZeroTurnsPenaltiesOff)
+{
+	struct eqds_paths p;
+
+	eqds_paths_init(&p, 0, 0);
+	eqds_paths_penalise(&p, 1, 1000);
+	EXPECT_EQ(eqds_paths_nbad(&p), 0u);
+	EXPECT_EQ(p.stats.penalties, 0u);
+	EXPECT_EQ(eqds_paths_next(&p, 1000), 0);
+	EXPECT_EQ(eqds_paths_next(&p, 1000), 1);
 }
 
 TEST(Paths, PenalisedIdIsSkippedUntilItsHoldIsOver)
@@ -54,40 +65,41 @@ TEST(Paths, PenalisedIdIsSkippedUntilItsHoldIsOver)
 	EXPECT_EQ(eqds_paths_nbad(&p), 0u);
 }
 
-// Penalised again after each release, nothing delivered on it: each
-// penalty twice as long, up to 2^(MAX_STRIKES - 1) holds. A packet on it
-// acknowledged: back to a single hold; but not one acknowledged while it
-// is penalised (it went before).
-TEST(Paths, RepeatOffenderBacksOffUntilItDelivers)
+// Penalised again within twice its last penalty after one ends: twice as
+// long, up to 2^(MAX_STRIKES - 1) holds. Good for longer: a single hold.
+// (Times in 1024 ns units, hold rounded up: H below.)
+TEST(Paths, RepeatOffenderBacksOffAndIsForgiven)
 {
+	constexpr u64 H = ((HOLD + 1023) / 1024) * 1024;
 	struct eqds_paths p;
-	u64 now = 1ull << 30;
+	u64 t = 1ull << 30;	// a multiple of 1024
 
 	eqds_paths_init(&p, 0, HOLD);
-	for (u32 strike = 1; strike <= EQDS_PATHS_MAX_STRIKES + 2; strike++) {
-		u32 holds = 1u << ((strike < EQDS_PATHS_MAX_STRIKES ? strike :
-				    EQDS_PATHS_MAX_STRIKES) - 1);
+	eqds_paths_penalise(&p, 9, t);			// strike 1: H
+	EXPECT_TRUE(eqds_paths_is_bad(&p, 9, t + H - 1024));
+	EXPECT_FALSE(eqds_paths_is_bad(&p, 9, t + H));
+	t += H + 1024;
+	eqds_paths_penalise(&p, 9, t);			// soon after: 2H
+	EXPECT_TRUE(eqds_paths_is_bad(&p, 9, t + 2 * H - 1024));
+	EXPECT_FALSE(eqds_paths_is_bad(&p, 9, t + 2 * H));
+	t += 2 * H + 3 * H;				// 3H < 2 x 2H after it ended
+	eqds_paths_penalise(&p, 9, t);			// 4H
+	EXPECT_TRUE(eqds_paths_is_bad(&p, 9, t + 4 * H - 1024));
+	EXPECT_FALSE(eqds_paths_is_bad(&p, 9, t + 4 * H));
+	t += 4 * H + 8 * H;				// 8H = 2 x 4H: forgiven
+	eqds_paths_penalise(&p, 9, t);			// H again
+	EXPECT_TRUE(eqds_paths_is_bad(&p, 9, t + H - 1024));
+	EXPECT_FALSE(eqds_paths_is_bad(&p, 9, t + H));
+	// Penalised right after every release: the longest penalty, no longer.
+	u64 len = H;
 
-		eqds_paths_penalise(&p, 9, now);
-		EXPECT_TRUE(eqds_paths_is_bad(&p, 9, now + (u64)holds * HOLD - 2048)) << strike;
-		// Held in 1024 ns units, rounded up.
-		EXPECT_FALSE(eqds_paths_is_bad(&p, 9, now + (u64)holds * (HOLD + 1024) + 1024))
-			<< strike;
-		now += (u64)holds * (HOLD + 1024) + 1024;
-		// Sent on again, and penalised right away.
-		while (eqds_paths_next(&p, now) != 9)
-			;
+	for (u32 i = 0; i < EQDS_PATHS_MAX_STRIKES + 3; i++) {
+		t += len;
+		eqds_paths_penalise(&p, 9, t);
+		len = eqds_min_u64(2 * len, H << (EQDS_PATHS_MAX_STRIKES - 1));
+		EXPECT_TRUE(eqds_paths_is_bad(&p, 9, t + len - 1024)) << i;
+		EXPECT_FALSE(eqds_paths_is_bad(&p, 9, t + len)) << i;
 	}
-	eqds_paths_penalise(&p, 9, now);
-	eqds_paths_delivered(&p, 9);				// sent before: no news
-	EXPECT_TRUE(eqds_paths_is_bad(&p, 9, now + 2 * HOLD));	// still backed off
-	now += (1ull << (EQDS_PATHS_MAX_STRIKES - 1)) * (HOLD + 1024) + 1024;
-	while (eqds_paths_next(&p, now) != 9)
-		;
-	eqds_paths_delivered(&p, 9);
-	eqds_paths_penalise(&p, 9, now);
-	EXPECT_TRUE(eqds_paths_is_bad(&p, 9, now + HOLD - 2048));
-	EXPECT_FALSE(eqds_paths_is_bad(&p, 9, now + HOLD + 2048));
 }
 
 // Marks at the receiver's own link fall on every id: at most

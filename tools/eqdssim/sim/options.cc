@@ -65,6 +65,7 @@ const char *usage()
 	       "  --cc=0|1 (pull rate reacts to CE) --cc-interval=TIME --cc-ai-div=N --cc-min-div=N\n"
 	       "  --duration=TIME --warmup=TIME --drain=TIME --sample=TIME --seed=N\n"
 	       "  --loss=KIND:P (KIND data|rts|ack|nack|pull|rst|fin; repeatable)\n"
+	       "  --slow-link=N (one core link N times slower) --fail-link-at=TIME (it fails)\n"
 	       "  --forget-at=TIME --forget-host=ID --forget-send-at=TIME --forget-send-host=ID\n"
 	       "  --out=DIR --label=TEXT --fluid-baseline=0|1 --progress=0|1\n";
 }
@@ -138,6 +139,8 @@ Options parse_options(const std::vector<std::string> &args)
 		else if (k == "forget-host") c.forget_host = (uint32_t)std::stoul(v);
 		else if (k == "forget-send-at") c.forget_send_at = parse_time(v);
 		else if (k == "forget-send-host") c.forget_send_host = (uint32_t)std::stoul(v);
+		else if (k == "slow-link") c.slow_link = (uint32_t)std::stoul(v);
+		else if (k == "fail-link-at") c.fail_link_at = parse_time(v);
 		else if (k == "progress") c.progress = v == "1";
 		else if (k == "out") o.out_dir = v;
 		else if (k == "label") o.label = v;

@@ -64,6 +64,13 @@ SimTime Port::serialisation(const Packet *p) const
 void Port::send(Packet *p)
 {
 	account(q_.now());
+	if (failed_) {
+		stats_.drops++;
+		if (q_.now() >= measure_from_)
+			stats_.drops_measured++;
+		pool_.put(p);
+		return;
+	}
 	if (!busy_) {
 		push(head_, tail_, p);
 		qlen_++;

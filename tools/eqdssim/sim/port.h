@@ -70,6 +70,11 @@ public:
 	void account(SimTime now);
 	// Where the *_measured stats begin (the run's warm-up).
 	void set_measure_from(SimTime t) { measure_from_ = t; }
+	// A slower link (from the next packet), or a failed one: every packet
+	// sent to it is lost (counted in drops), what is queued drains.
+	void set_rate(uint64_t bps) { cfg_.rate_bps = bps; }
+	void set_failed(bool failed) { failed_ = failed; }
+	bool failed() const { return failed_; }
 
 private:
 	void start_next();
@@ -88,6 +93,7 @@ private:
 	Packet *hhead_ = nullptr, *htail_ = nullptr;	// trimmed headers
 	uint32_t qlen_ = 0, hqlen_ = 0;
 	bool busy_ = false;
+	bool failed_ = false;
 	SimTime last_account_ = 0;
 };
 

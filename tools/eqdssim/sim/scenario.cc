@@ -11,6 +11,7 @@ namespace {
 constexpr uint32_t kSample = 1;
 constexpr uint32_t kForget = 2;
 constexpr uint32_t kForgetSend = 3;
+constexpr uint32_t kFailLink = 4;
 // While draining, check this often whether everything is done.
 constexpr SimTime kDrainStep = 1 * kMs;
 }
@@ -45,12 +46,33 @@ Scenario::Scenario(const ScenarioConfig &cfg) : cfg_(cfg), faults_(cfg.seed)
 		events_.at(cfg.forget_at, this, kForget, 0);
 	if (cfg.forget_send_at)
 		events_.at(cfg.forget_send_at, this, kForgetSend, 0);
+	if (cfg.slow_link > 1)
+		for (Port *p : core_link())
+			p->set_rate(p->config().rate_bps / cfg.slow_link);
+	if (cfg.fail_link_at)
+		events_.at(cfg.fail_link_at, this, kFailLink, 0);
+}
+
+std::vector<Port *> Scenario::core_link() const
+{
+	std::vector<Port *> link;
+	const auto &ports = net_->ports();
+
+	for (size_t i = ports.size(); i-- > 0 && link.size() < 2;)
+		if (ports[i]->role() == PortRole::kFabric)
+			link.push_back(ports[i].get());
+	return link;
 }
 
 void Scenario::fire(uint32_t kind, uint64_t)
 {
 	if (kind == kForget) {
 		host(cfg_.forget_host).forget_receive_state();
+		return;
+	}
+	if (kind == kFailLink) {
+		for (Port *p : core_link())
+			p->set_failed(true);
 		return;
 	}
 	if (kind == kForgetSend) {

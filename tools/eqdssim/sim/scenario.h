@@ -38,6 +38,13 @@ struct ScenarioConfig {
 	uint32_t forget_host = 0;
 	SimTime forget_send_at = 0;	// a host loses its sending tunnels (0: never)
 	uint32_t forget_send_host = 0;
+	// One core link (the last fabric link built: between the last
+	// aggregation and core switch of a FatTree, the last leaf and spine
+	// of a leaf-spine), both ways: its rate divided by slow_link (1:
+	// unchanged), and failing (every packet lost) from fail_link_at on
+	// (0: never). Routes do not change: switches keep hashing onto it.
+	uint32_t slow_link = 1;
+	SimTime fail_link_at = 0;
 	bool progress = false;		// report each tenth of the run on stderr
 };
 
@@ -79,6 +86,9 @@ public:
 	SimTime end_time() const { return end_; }
 	// Every finite flow finished and every tunnel idle.
 	bool quiescent() const;
+
+	// The link slow_link and fail_link_at act on: its two ports.
+	std::vector<Port *> core_link() const;
 
 private:
 	void sample();
