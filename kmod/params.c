@@ -9,7 +9,6 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include "config.h"
-#include "core/paths.h"
 #include "params.h"
 
 static char *dests = "";
@@ -66,15 +65,12 @@ MODULE_PARM_DESC(pull_turn_us, "Most link time in us one pull's credit may take 
 		 __stringify(EQDS_PULL_TURN_US) ")");
 
 /*
- * How long a sending tunnel first avoids a path id that lost a packet or
- * came back CE-marked (core/paths.h): a few of the fabric's round trips.
- * Read when a tunnel starts.
+ * Sending tunnels skip the path ids whose packets were lost or came back
+ * CE-marked (core/paths.h). Read when a tunnel starts.
  */
-unsigned int eqds_path_hold_us = EQDS_PATHS_HOLD_US;
-module_param_named(path_hold_us, eqds_path_hold_us, uint, 0644);
-MODULE_PARM_DESC(path_hold_us, "First penalty in us of a path id that lost or had marked a packet, doubling while it delivers nothing; 0 = no path avoidance, at most "
-		 __stringify(EQDS_PATHS_HOLD_MAX_US) " (default "
-		 __stringify(EQDS_PATHS_HOLD_US) ")");
+bool eqds_path_choice = true;
+module_param_named(path_choice, eqds_path_choice, bool, 0644);
+MODULE_PARM_DESC(path_choice, "Spray around path ids that lost or had marked a packet (default Y)");
 
 unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
 module_param_named(half_open_ms, eqds_half_open_ms, uint, 0644);

@@ -30,7 +30,7 @@ extern unsigned int eqds_half_open_ms;
 /* What small packets may borrow per sending tunnel, bytes; 0: none (core/tx.h). */
 #define EQDS_SMALL_OVERDRAFT		1536
 extern unsigned int eqds_small_overdraft;
-extern unsigned int eqds_path_hold_us;
+extern bool eqds_path_choice;
 #define EQDS_PULL_TURN_US		50
 extern unsigned int eqds_pull_turn_us;
 /* KiB queued in all namespaces' sending tunnels together; 0: none (tx_tunnel.c). */

@@ -76,7 +76,8 @@ static inline struct eqds_skb_cb *eqds_cb(struct sk_buff *skb)
  * written under the tunnel's ->lock, which the packet path holds anyway, so
  * counting costs an add, no atomic and no extra cache line. Netlink reads
  * them under the same lock. The core's own per-tunnel stats (tx.stats,
- * rx.stats) supply the rest of the per-tunnel counters.
+ * paths.stats and the number of penalised path ids, rx.stats) supply the
+ * rest of the per-tunnel counters.
  */
 struct eqds_tunnel_counters {
 	u64 packets;		/* tx: data packets sent (resends too); rx: delivered */

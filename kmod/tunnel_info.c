@@ -62,6 +62,10 @@ bool eqds_txt_info(struct eqds_txt *t, struct eqds_tunnel_info *info)
 	s[EQDS_TUNNEL_STATS_A_RESTARTS] = t->q.tx.stats.restarts;
 	s[EQDS_TUNNEL_STATS_A_TIMEOUTS] = t->q.tx.stats.timeouts;
 	s[EQDS_TUNNEL_STATS_A_RTS] = t->q.tx.stats.rts_sent;
+	s[EQDS_TUNNEL_STATS_A_PATHS_PENALISED] = eqds_paths_nbad(&t->q.paths);
+	s[EQDS_TUNNEL_STATS_A_PATH_PENALTIES] = t->q.paths.stats.penalties;
+	s[EQDS_TUNNEL_STATS_A_REPATHS] = t->q.paths.stats.repaths;
+	s[EQDS_TUNNEL_STATS_A_PATH_PENALTIES_IGNORED] = t->q.paths.stats.ignored;
 	spin_unlock_bh(&t->lock);
 	return true;
 }

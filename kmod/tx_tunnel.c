@@ -752,7 +752,6 @@ static enum hrtimer_restart txt_timer(struct hrtimer *timer)
 
 void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 {
-	u32 hold_us;
 	int c;
 
 	spin_lock_init(&t->lock);
@@ -766,8 +765,7 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg)
 	eqds_txq_start(&t->q, cfg->window, cfg->mode == EQDS_MODE_BURST, EQDS_TXQ_RTO_MIN_NS,
 		       epoch_clock(), now_ns(), (u8)get_random_u32());
 	eqds_tx_set_overdraft(&t->q.tx, READ_ONCE(eqds_small_overdraft));
-	hold_us = min_t(u32, READ_ONCE(eqds_path_hold_us), EQDS_PATHS_HOLD_MAX_US);
-	eqds_paths_set_hold(&t->q.paths, hold_us * NSEC_PER_USEC);
+	eqds_paths_set_on(&t->q.paths, READ_ONCE(eqds_path_choice));
 }
 
 /*

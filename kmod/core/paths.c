@@ -4,46 +4,15 @@
  */
 #include "paths.h"
 
-#define UNIT_SHIFT	10	/* release times count 1024 ns */
-
-static u32 units(u64 ns)
-{
-	return (u32)(ns >> UNIT_SHIFT);
-}
-
-/* The hold in clock units, rounded up: a penalty lasts at least hold_ns (> 0). */
-static u32 hold_units(const struct eqds_paths *p)
-{
-	return (p->hold_ns + (1u << UNIT_SHIFT) - 1) >> UNIT_SHIFT;
-}
-
-/*
- * Is path's penalty over at now? Its release time is never more than the
- * longest penalty ahead; one further ahead is from before the clock
- * wrapped (2^32 units, 73 minutes), long over.
- */
-static bool over(const struct eqds_paths *p, u8 path, u32 now)
-{
-	s32 d = (s32)(now - p->release[path]);
-
-	return d >= 0 || d < -(s32)(hold_units(p) << EQDS_PATHS_MAX_STRIKES);
-}
-
 static bool bad_bit(const struct eqds_paths *p, u8 path)
 {
 	return p->bad[path / 32] & (1u << (path % 32));
 }
 
-void eqds_paths_init(struct eqds_paths *p, u8 first, u32 hold_ns)
+/* Is path's penalty over? Release laps are never more than 2^MAX_STRIKES ahead. */
+static bool over(const struct eqds_paths *p, u8 path)
 {
-	memset(p, 0, sizeof(*p));
-	p->next = first;
-	eqds_paths_set_hold(p, hold_ns);
-}
-
-void eqds_paths_set_hold(struct eqds_paths *p, u32 hold_ns)
-{
-	p->hold_ns = eqds_min_u32(hold_ns, EQDS_PATHS_HOLD_MAX_NS);
+	return (s32)(p->lap - p->release[path]) >= 0;
 }
 
 static void release(struct eqds_paths *p, u8 path)
@@ -52,39 +21,54 @@ static void release(struct eqds_paths *p, u8 path)
 	p->nbad--;
 }
 
-bool eqds_paths_is_bad(const struct eqds_paths *p, u8 path, u64 now_ns)
+void eqds_paths_init(struct eqds_paths *p, u8 first, bool on)
 {
-	return bad_bit(p, path) && !over(p, path, units(now_ns));
+	memset(p, 0, sizeof(*p));
+	p->next = first;
+	p->on = on;
 }
 
-u8 eqds_paths_next(struct eqds_paths *p, u64 now_ns)
+bool eqds_paths_is_bad(const struct eqds_paths *p, u8 path)
 {
-	u8 path = p->next;
+	return bad_bit(p, path) && !over(p, path);
+}
 
-	/* At most EQDS_PATHS_MAX_BAD ids are bad: the walk ends before it wraps. */
-	while (p->nbad && bad_bit(p, path)) {
-		if (over(p, path, units(now_ns))) {
-			release(p, path);
-			break;
-		}
-		p->stats.repaths++;
-		path++;
-	}
-	p->next = path + 1;
+/* The walk moves on from path: a lap ends each time it passes 255. */
+static u8 step(struct eqds_paths *p, u8 path)
+{
+	if (++path == 0)
+		p->lap++;
 	return path;
 }
 
-void eqds_paths_penalise(struct eqds_paths *p, u8 path, u64 now_ns)
+u8 eqds_paths_next(struct eqds_paths *p)
 {
-	u32 now = units(now_ns);
-	u8 *strikes = &p->strikes[path];
-	s32 since;
+	u8 path = p->next;
 
-	if (!p->hold_ns)
+	/* At most EQDS_PATHS_MAX_BAD ids are bad: the walk ends within a lap. */
+	while (p->nbad && bad_bit(p, path)) {
+		if (over(p, path)) {
+			release(p, path);
+			break;
+		}
+		path = step(p, path);
+	}
+	if (path != p->next)
+		p->stats.repaths++;
+	p->next = step(p, path);
+	return path;
+}
+
+void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost)
+{
+	u8 *strikes = &p->strikes[path];
+	u32 since;
+
+	if (!p->on)
 		return;
 	if (bad_bit(p, path)) {
 		/* Later news of packets sent before the penalty began. */
-		if (!over(p, path, now))
+		if (!over(p, path))
 			return;
 		release(p, path);
 	}
@@ -97,15 +81,16 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, u64 now_ns)
 	 * path is still bad (a failed link, a link slower than its share):
 	 * twice as long. Later: a first penalty again.
 	 */
-	since = (s32)(now - p->release[path]);
-	if (!*strikes || since < 0 ||
-	    (u32)since >= (hold_units(p) << *strikes))
+	since = p->lap - p->release[path];
+	if (!*strikes || since >= (1u << *strikes))
 		*strikes = 0;
 	if (*strikes < EQDS_PATHS_MAX_STRIKES)
 		(*strikes)++;
-	p->release[path] = now + (hold_units(p) << (*strikes - 1));
+	if (lost && *strikes < EQDS_PATHS_LOSS_STRIKES)
+		*strikes = EQDS_PATHS_LOSS_STRIKES;
+	/* Its next turn is in this lap or the next: it misses 2^(strikes-1). */
+	p->release[path] = p->lap + (1u << (*strikes - 1)) + (path < p->next ? 1 : 0);
 	p->bad[path / 32] |= 1u << (path % 32);
 	p->nbad++;
 	p->stats.penalties++;
 }
-

@@ -17,7 +17,7 @@ void eqds_txq_init(struct eqds_txq *q, u32 epoch, u32 window, u32 quantum,
 {
 	memset(q, 0, sizeof(*q));
 	eqds_tx_init(&q->tx, epoch, window, quantum, burst_mode, rto_min_ns, now_ns);
-	eqds_paths_init(&q->paths, path, EQDS_PATHS_HOLD_NS);
+	eqds_paths_init(&q->paths, path, true);
 	q->rts_due = !burst_mode;
 }
 
@@ -196,16 +196,16 @@ static u64 waiting_bytes(const struct eqds_txq *q)
 }
 
 /* The kept packet holding seq was lost: so may the next on its path be. */
-static void lost(struct eqds_txq *q, u32 seq, u64 now_ns)
+static void lost(struct eqds_txq *q, u32 seq)
 {
 	u32 first, slot = eqds_txq_find(q, seq, &first);
 
 	if (slot != EQDS_TXQ_NONE)
-		eqds_paths_penalise(&q->paths, q->ring[slot].path, now_ns);
+		eqds_paths_penalise(&q->paths, q->ring[slot].path, true);
 }
 
 /* The other holes a NACK's SACK bitmap shows: kept packets starting there. */
-static void add_nack_holes(struct eqds_txq *q, const struct eqds_tx_actions *act, u64 now_ns)
+static void add_nack_holes(struct eqds_txq *q, const struct eqds_tx_actions *act)
 {
 	u32 seq = act->retransmit_seq + 1, end = seq + 64;
 
@@ -214,7 +214,7 @@ static void add_nack_holes(struct eqds_txq *q, const struct eqds_tx_actions *act
 	for (; q->ring_size && seq != end && eqds_seq_before(seq, q->tx.snd_nxt); seq++)
 		if (kept_at(q, slot_of(q, seq), seq) && eqds_tx_nack_hole(act, seq)) {
 			add_rtx(q, seq);
-			lost(q, seq, now_ns);
+			lost(q, seq);
 		}
 }
 
@@ -334,7 +334,7 @@ void eqds_txq_commit(struct eqds_txq *q, struct eqds_txq_pump *p,
 		return;
 	}
 	st->borrowed = q->tx.stats.borrowed != borrowed;
-	st->path = eqds_paths_next(&q->paths, p->now_ns);
+	st->path = eqds_paths_next(&q->paths);
 	if (st->kind == EQDS_TXQ_RTX)
 		q->ring[st->slot].path = st->path;
 	st->epoch = q->tx.epoch;
@@ -511,11 +511,11 @@ enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *
 	}
 	if (act->retransmit) {
 		add_rtx(q, act->retransmit_seq);
-		lost(q, act->retransmit_seq, now_ns);
-		add_nack_holes(q, act, now_ns);
+		lost(q, act->retransmit_seq);
+		add_nack_holes(q, act);
 	}
 	if (pkt->next_proto & EQDS_CO_CE)
-		eqds_paths_penalise(&q->paths, pkt->path_id, now_ns);
+		eqds_paths_penalise(&q->paths, pkt->path_id, false);
 	return v;
 }
 
@@ -524,7 +524,7 @@ void eqds_txq_timer(struct eqds_txq *q, u64 now_ns, struct eqds_tx_actions *act)
 	eqds_tx_timer(&q->tx, now_ns, waiting_bytes(q), act);
 	if (act->retransmit) {
 		add_rtx(q, act->retransmit_seq);
-		lost(q, act->retransmit_seq, now_ns);
+		lost(q, act->retransmit_seq);
 		/* The packet to resend waits for credit too. */
 		if (!act->send_rts)
 			act->send_rts = eqds_tx_rts(&q->tx, now_ns, waiting_bytes(q));

@@ -53,6 +53,10 @@ const std::vector<TunnelField> kTunnelStats = {
 	{EQDS_TUNNEL_STATS_A_REORDER_HELD, 8, "reorder_held"},
 	{EQDS_TUNNEL_STATS_A_REORDER_SKIPPED, 8, "reorder_skipped"},
 	{EQDS_TUNNEL_STATS_A_REORDER_LATE, 8, "reorder_late"},
+	{EQDS_TUNNEL_STATS_A_PATHS_PENALISED, 8, "paths_penalised"},
+	{EQDS_TUNNEL_STATS_A_PATH_PENALTIES, 8, "path_penalties"},
+	{EQDS_TUNNEL_STATS_A_REPATHS, 8, "repaths"},
+	{EQDS_TUNNEL_STATS_A_PATH_PENALTIES_IGNORED, 8, "path_penalties_ignored"},
 };
 
 namespace {

@@ -41,6 +41,8 @@ const Item kStatItems[] = {
 	{"restarts", "restarts", ""},	{"timeouts", "timeouts", ""},
 	{"rts", "rts", ""},		{"reorder_held", "reorder-held", ""},
 	{"reorder_skipped", "reorder-skipped", ""}, {"reorder_late", "reorder-late", ""},
+	{"paths_penalised", "paths-penalised", ""}, {"path_penalties", "path-penalties", ""},
+	{"repaths", "repaths", ""},	{"path_penalties_ignored", "path-penalties-ignored", ""},
 };
 
 template <size_t N>

@@ -384,7 +384,7 @@ enum eqds_tunnel_attr {
 
 /*
  * Per-tunnel counters, all u64, over the tunnel's life (all its epochs)
- * unless marked "epoch": since its current epoch began.
+ * unless marked "epoch": since its current epoch began, or "now": a gauge.
  */
 enum eqds_tunnel_stats_attr {
 	EQDS_TUNNEL_STATS_A_UNSPEC,
@@ -401,6 +401,10 @@ enum eqds_tunnel_stats_attr {
 	EQDS_TUNNEL_STATS_A_REORDER_HELD,	/* rx epoch: packets that waited for a hole */
 	EQDS_TUNNEL_STATS_A_REORDER_SKIPPED,	/* rx epoch: seqs given up on */
 	EQDS_TUNNEL_STATS_A_REORDER_LATE,	/* rx epoch: delivered after their hole timed out */
+	EQDS_TUNNEL_STATS_A_PATHS_PENALISED,	/* tx now: path ids penalised (a gauge) */
+	EQDS_TUNNEL_STATS_A_PATH_PENALTIES,	/* tx: path ids penalised */
+	EQDS_TUNNEL_STATS_A_REPATHS,	/* tx: packets sent around a penalised path id */
+	EQDS_TUNNEL_STATS_A_PATH_PENALTIES_IGNORED,	/* tx: penalties refused at the cap */
 	__EQDS_TUNNEL_STATS_A_MAX
 };
 

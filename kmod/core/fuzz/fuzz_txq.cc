@@ -162,7 +162,7 @@ struct glue {
 			eqds_txq_commit(&q, &p, &st);
 			FUZZ_CHECK(q.paths.next == (u8)(st.path + 1));
 			FUZZ_CHECK(st.path == path || q.paths.nbad);
-			FUZZ_CHECK(!eqds_paths_is_bad(&q.paths, st.path, now));
+			FUZZ_CHECK(!eqds_paths_is_bad(&q.paths, st.path));
 			FUZZ_CHECK(st.epoch == q.tx.epoch);
 			if (kind == EQDS_TXQ_RTS) {
 				FUZZ_CHECK(credit == q.tx.credit.credit && st.seq == nxt);

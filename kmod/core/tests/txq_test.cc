@@ -780,9 +780,9 @@ TEST_F(txq_fixture, LossesAndMarksPenaliseTheirPaths)
 
 	// NACK of s0; its SACK shows s0 + 2 received, so s0 + 1 is lost too.
 	ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
-	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 7, now));
-	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 8, now));
-	EXPECT_FALSE(eqds_paths_is_bad(&q.paths, 9, now));
+	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 7));
+	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 8));
+	EXPECT_FALSE(eqds_paths_is_bad(&q.paths, 9));
 	// A mark echoed for path 14.
 	struct eqds_tx_actions act;
 	struct eqds_txq_cursor cur;
@@ -791,7 +791,7 @@ TEST_F(txq_fixture, LossesAndMarksPenaliseTheirPaths)
 	c.next_proto = EQDS_CO_CE;
 	c.path_id = 14;
 	ASSERT_EQ(eqds_txq_ctrl(&q, &c, now, &act, &cur, &fin), EQDS_CTRL_OK);
-	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 14, now));
+	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 14));
 	EXPECT_EQ(q.paths.stats.penalties, 3u);
 	// The retransmissions and the new packets skip the bad paths; a
 	// retransmission's new path is kept with it.
@@ -818,7 +818,7 @@ TEST_F(txq_fixture, LossesAndMarksPenaliseTheirPaths)
 	eqds_txq_timer(&q, now, &act);
 	ASSERT_TRUE(act.retransmit);
 	EXPECT_EQ(act.retransmit_seq, s0);
-	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 13, now));
+	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 13));
 }
 
 // A control packet refused (another epoch) teaches nothing about paths.

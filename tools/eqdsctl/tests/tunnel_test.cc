@@ -37,7 +37,9 @@ Attrs tx_stats()
 			   EQDS_TUNNEL_STATS_A_RETRANSMITS, EQDS_TUNNEL_STATS_A_NACKS,
 			   EQDS_TUNNEL_STATS_A_DROPS, EQDS_TUNNEL_STATS_A_PULLS,
 			   EQDS_TUNNEL_STATS_A_RESTARTS, EQDS_TUNNEL_STATS_A_TIMEOUTS,
-			   EQDS_TUNNEL_STATS_A_RTS}) {
+			   EQDS_TUNNEL_STATS_A_RTS, EQDS_TUNNEL_STATS_A_PATHS_PENALISED,
+			   EQDS_TUNNEL_STATS_A_PATH_PENALTIES, EQDS_TUNNEL_STATS_A_REPATHS,
+			   EQDS_TUNNEL_STATS_A_PATH_PENALTIES_IGNORED}) {
 		s.raw_attr(EQDS_TUNNEL_STATS_A_PAD, nullptr, 0);	// as nla_put_u64_64bit may
 		s.u64(a, v++);
 	}
@@ -182,8 +184,10 @@ TEST(Tunnel, ParsesBothSidesOfAReply)
 	EXPECT_EQ(tx.fields.at("queue_bytes"), 1514u);
 	EXPECT_EQ(tx.state, EQDS_TUNNEL_STATE_CONFIRMED);
 	EXPECT_FALSE(tx.local);
-	EXPECT_EQ(tx.stats.size(), 9u);
+	EXPECT_EQ(tx.stats.size(), 13u);
 	EXPECT_EQ(tx.stats.at("rts"), 9u);
+	EXPECT_EQ(tx.stats.at("paths_penalised"), 10u);
+	EXPECT_EQ(tx.stats.at("path_penalties_ignored"), 13u);
 	EXPECT_EQ(rx.dir, EQDS_TUNNEL_DIR_RX);
 	EXPECT_EQ(format_addr(*rx.peer), "fd00::1");
 	EXPECT_EQ(format_addr(*rx.local), "fd00::2");
@@ -302,8 +306,23 @@ TEST(Tunnel, TextOutput)
 		  "    rcv-nxt 4000  held 0p  skew 120000ns  pulls-granted 8  pulls-wanted 2\n"
 		  "    packets 9  reorder-held 3\n");
 	EXPECT_NE(text(ts[0], true).find("\n    packets 1  bytes 2  retransmits 3  nacks 4  drops 5  "
-					 "pulls 6  restarts 7  timeouts 8  rts 9\n"),
+					 "pulls 6  restarts 7  timeouts 8  rts 9  paths-penalised 10  "
+					 "path-penalties 11  repaths 12  path-penalties-ignored 13\n"),
 		  std::string::npos);
+}
+
+// Each counter eqdsctl knows has a label in the text output.
+TEST(Tunnel, TextShowsEveryCounter)
+{
+	Tunnel t;
+	t.dir = EQDS_TUNNEL_DIR_TX;
+	for (const TunnelField &f : kTunnelStats)
+		t.stats[f.name] = 12345;
+	std::string s = text(t, true);
+	size_t n = 0;
+	for (size_t p = s.find(" 12345"); p != std::string::npos; p = s.find(" 12345", p + 1))
+		n++;
+	EXPECT_EQ(n, kTunnelStats.size()) << s;
 }
 
 TEST(Tunnel, JsonKeysAreStableAndSideSpecific)
@@ -317,7 +336,9 @@ TEST(Tunnel, JsonKeysAreStableAndSideSpecific)
 		  "\"window\":230400,\"quantum\":1536,\"queue_len\":1,\"queue_bytes\":1514,"
 		  "\"inflight\":2,\"snd_una\":100,\"snd_nxt\":102,\"rtx_queued\":0,\"rto_us\":10000,"
 		  "\"pull_hi\":55,\"stats\":{\"packets\":1,\"bytes\":2,\"retransmits\":3,\"nacks\":4,"
-		  "\"drops\":5,\"pulls\":6,\"restarts\":7,\"timeouts\":8,\"rts\":9}}");
+		  "\"drops\":5,\"pulls\":6,\"restarts\":7,\"timeouts\":8,\"rts\":9,"
+		  "\"paths_penalised\":10,\"path_penalties\":11,\"repaths\":12,"
+		  "\"path_penalties_ignored\":13}}");
 	EXPECT_EQ(json(ts[1]),
 		  "{\"dir\":\"rx\",\"id\":3,\"peer\":\"fd00::1\",\"local\":\"fd00::2\",\"epoch\":5,"
 		  "\"state\":\"open\",\"idle_ms\":3,\"rcv_nxt\":4000,\"reorder_held\":0,"

@@ -35,9 +35,9 @@ struct EqdsConfig {
 	// a pull costs next to nothing, pulls 8 quanta at a time at any rate,
 	// the smoothest arrivals at the last switch.
 	SimTime pull_turn = 0;
-	// How long a penalised path id is skipped first (core/paths.h; the
-	// module's parameter path_hold_us).
-	SimTime path_hold = EQDS_PATHS_HOLD_NS;
+	// Spray around path ids that lost or had marked a packet
+	// (core/paths.h; the module's parameter path_choice).
+	bool path_choice = true;
 	// The receiver's reaction to CE marks (core/congestion.h): off by
 	// default, as in the module (kmod/pull.c, module parameter core_cc).
 	bool cc = false;

@@ -27,7 +27,7 @@ SenderTunnel::SenderTunnel(Host &host, uint32_t peer)
 	eqds_txq_start(&q_, cfg.window_pkts, cfg.burst_mode, (u32)cfg.rto_min,
 		       host.epoch_clock(), host.now(), path);
 	eqds_tx_set_overdraft(&q_.tx, cfg.small_overdraft);
-	eqds_paths_set_hold(&q_.paths, (u32)cfg.path_hold);
+	eqds_paths_set_on(&q_.paths, cfg.path_choice);
 	eqds_txq_ring_move(&q_, ring_.data(), (u32)ring_.size(), nullptr, nullptr);
 	ledger_.initial = q_.tx.credit.credit;
 }

@@ -61,7 +61,7 @@ const char *usage()
 	       "  --size-csv=FILE --start-spread=TIME\n"
 	       "  --window=PKTS --queue-limit=PKTS --mode=rts|burst --pull-rate=RATE\n"
 	       "  --rto-min=TIME --reorder-timeout=TIME --pacer-interval=TIME (timer floor)\n"
-	       "  --path-hold=TIME (first penalty of a path id)\n"
+	       "  --path-choice=0|1 (spray around lossy and marked paths)\n"
 	       "  --cc=0|1 (pull rate reacts to CE) --cc-interval=TIME --cc-ai-div=N --cc-min-div=N\n"
 	       "  --duration=TIME --warmup=TIME --drain=TIME --sample=TIME --seed=N\n"
 	       "  --loss=KIND:P (KIND data|rts|ack|nack|pull|rst|fin; repeatable)\n"
@@ -118,7 +118,7 @@ Options parse_options(const std::vector<std::string> &args)
 		else if (k == "rto-min") c.eqds.rto_min = parse_time(v);
 		else if (k == "reorder-timeout") c.eqds.rxq.reorder_timeout_ns = parse_time(v);
 		else if (k == "pacer-interval") c.eqds.pacer_min_interval = parse_time(v);
-		else if (k == "path-hold") c.eqds.path_hold = parse_time(v);
+		else if (k == "path-choice") c.eqds.path_choice = v == "1";
 		else if (k == "cc") c.eqds.cc = v == "1";
 		else if (k == "cc-interval") c.eqds.cc_params.interval_ns = (uint32_t)parse_time(v);
 		else if (k == "cc-ai-div") c.eqds.cc_params.ai_div = (uint32_t)std::stoul(v);

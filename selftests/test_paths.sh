@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Path choice (eqds.rst, "Paths"): a sender skips the path ids whose
+# packets were lost or came back CE-marked. Hosts a and b talk through two
+# routers joined by 4 parallel links, each shaped to 50 Mbit/s with an
+# fq_codel that marks CE above 1 ms of queue, under an ECMP route hashed on
+# L4 ports. One link is slowed to 10 Mbit/s, then another fails:
+#  - natively one TCP flow takes one link (per-flow ECMP);
+#  - over EQDS with path choice off (path_choice=0) the flow is sprayed
+#    evenly and the slow link holds it back;
+#  - with path choice on, the slow link's path ids are held off, so EQDS
+#    gets more than native TCP and more than EQDS without path choice, and
+#    TCP retransmits less than natively;
+#  - a link that drops every packet during a transfer: the transfer
+#    completes intact and few packets are sent to it after the first
+#    losses.
+#
+#   a 10.0.1.1 -- r1 ==4 links, 50/50/50/10 Mbit/s== r2 -- 10.0.2.1 b
+source "$(dirname "$0")/lib.sh"
+trap ns_del_all EXIT
+SECS=${EQDS_PATHS_SECS:-10}
+NPATH=4
+SLOW=4
+
+setup() {
+	local i rate
+	ns_add a b
+	router_ns r1 r2
+	uplink a va 10.0.1.1/24 r1 ra 10.0.1.254/24
+	uplink b vb 10.0.2.1/24 r2 rb 10.0.2.254/24
+	gw1=() gw2=()
+	for i in $(seq $NPATH); do
+		veth r1 p${i}a 10.1.$i.1/24 r2 p${i}b 10.1.$i.2/24
+		rate=50mbit
+		[ "$i" = "$SLOW" ] && rate=10mbit
+		link_shaped r1 p${i}a rate $rate limit 100 || return 1
+		ip netns exec r1 tc qdisc add dev p${i}a parent 20:1 handle 30: \
+			fq_codel ce_threshold 1ms || return 1
+		link_shaped r2 p${i}b rate 50mbit limit 100 || return 1
+		gw1+=(10.1.$i.2) gw2+=(10.1.$i.1)
+	done
+	for r in r1 r2; do ip netns exec $r sysctl -qw net.ipv4.fib_multipath_hash_policy=1; done
+	multipath_route r1 10.0.2.0/24 "${gw1[@]}"
+	multipath_route r2 10.0.1.0/24 "${gw2[@]}"
+	for h in a b; do ip netns exec $h sysctl -qw net.ipv4.tcp_ecn=1; done
+	# Penalties count laps of the walk over 256 path ids (a GSO packet
+	# takes one), so at these rates 64 KB packets make laps of seconds:
+	# 16 KB ones let a few laps fit in a run.
+	ip -n a link set va gso_max_size 16384
+}
+
+# run LABEL: an iperf3 a->b; sets res_mbit, res_retx and res_share (the
+# percentage of bytes r1 sent on each link).
+run() {
+	local label=$1 i b0=() tb=0 r n0 s0
+	for i in $(seq $NPATH); do b0[i]=$(if_stat r1 p${i}a tx_bytes); done
+	n0=$(nstat_get a TcpRetransSegs)
+	s0=$(nstat_get a TcpOutSegs)
+	r=$(iperf b 10.0.2.1 a "$SECS")
+	res_mbit=${r% *}
+	res_mbit=${res_mbit:-0}
+	res_retx=$(($(nstat_get a TcpRetransSegs) - n0))
+	res_segs=$(($(nstat_get a TcpOutSegs) - s0))
+	for i in $(seq $NPATH); do
+		res_b[i]=$(($(if_stat r1 p${i}a tx_bytes) - b0[i]))
+		tb=$((tb + res_b[i]))
+	done
+	for i in $(seq $NPATH); do res_share[i]=$((tb ? 100 * res_b[i] / tb : 0)); done
+	echo "[${SECONDS}s] $label: $res_mbit Mbit/s, TCP retransmitted $res_retx;" \
+		"link shares ${res_share[*]/%/%} (link $SLOW is the slow one)"
+}
+
+# eqds_on 0|1: reload eqds with path choice off or on, a and b over EQDS.
+eqds_on() {
+	eqds_load path_choice="$1" || return 1
+	ctl a set dests 10.0.2.1/32 window 500 || return 1
+	ctl b set dests 10.0.1.1/32 window 500
+}
+
+check "load eqds" eqds_load
+setup || fail "topology"
+check "native ping across the routers" ip netns exec a ping -c 2 -i 0.2 -W 2 -q 10.0.2.1
+
+run "native TCP, per-flow ECMP"
+native_mbit=$res_mbit native_retx=$res_retx
+
+check "EQDS, path choice off" eqds_on 0
+run "EQDS, path choice off"
+off_mbit=$res_mbit off_slow=${res_share[SLOW]}
+eqds_stats a
+eqds_stats b
+
+check "EQDS, path choice on" eqds_on 1
+run "EQDS, path choice on"
+on_mbit=$res_mbit on_retx=$res_retx on_segs=$res_segs on_slow=${res_share[SLOW]}
+eqds_stats a
+eqds_stats b
+ctl a -s tunnel show 10.0.2.1 tx
+
+[ "$off_slow" -ge 15 ] && ok "path choice off: the slow link carries its even share ($off_slow%)" ||
+	fail "path choice off sprays evenly" "slow link share $off_slow%"
+[ $((on_slow * 2)) -le "$off_slow" ] &&
+	ok "path choice on: the slow link carries less ($on_slow% against $off_slow%)" ||
+	fail "path choice holds the slow link off" "$on_slow% against $off_slow%"
+[ "$on_mbit" -gt $((off_mbit * 3 / 2)) ] &&
+	ok "path choice on: $on_mbit Mbit/s against $off_mbit off" ||
+	fail "path choice gains over even spraying" "$on_mbit against $off_mbit Mbit/s"
+[ "$on_mbit" -ge "$native_mbit" ] &&
+	ok "EQDS with path choice ($on_mbit Mbit/s) at least native per-flow ECMP ($native_mbit)" ||
+	fail "EQDS at least native per-flow ECMP" "$on_mbit against $native_mbit Mbit/s"
+# Natively the one flow sits on one link whose fq_codel marks it (ECN), so
+# it retransmits next to nothing; over EQDS, whose receiver repairs what
+# the slow link's queue reorders or loses, so should TCP: at most 0.1% of
+# its segments (as test_spray asks of sprayed EQDS).
+[ $((on_retx * 1000)) -le "$on_segs" ] &&
+	ok "TCP over EQDS with path choice: $on_retx retransmissions in $on_segs segments (natively $native_retx)" ||
+	fail "TCP over EQDS with path choice retransmits near nothing" \
+		"$on_retx of $on_segs segments (natively $native_retx)"
+
+# ---- a link fails during a transfer ----
+# Link 2 drops everything r1 forwards to it (routes unchanged, as before a
+# routing protocol reacts), one second into a 24 MiB transfer.
+fail_link() {
+	ip netns exec r1 nft -f - <<-EOF
+	table inet failed {
+		chain forward_drop {
+			type filter hook forward priority 0;
+			oifname "p2a" counter drop
+		}
+	}
+	EOF
+}
+lost_at_link() {
+	ip netns exec r1 nft list table inet failed 2> /dev/null |
+		awk '/counter packets/ { for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }'
+}
+# tunnel_stat NAME: a counter of a's sending tunnel to b.
+tunnel_stat() {
+	ctl a -j -s tunnel show 10.0.2.1 tx | grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2
+}
+pen0=$(tunnel_stat path_penalties) rep0=$(tunnel_stat repaths)
+sent0=$(if_stat a va tx_packets)
+xfer_bg "a link fails during a transfer" b 10.0.2.1 a $((24 << 20))
+sleep 1
+check "link 2 fails" fail_link
+xfer_wait
+lost=$(lost_at_link)
+sent=$(($(if_stat a va tx_packets) - sent0))
+echo "packets a sent: $sent; dropped at the failed link: ${lost:-?}"
+eqds_stats a
+ctl a -s tunnel show 10.0.2.1 tx
+# Evenly sprayed, a quarter of what follows the failure would go to it.
+# Each of its path ids loses a packet before the sender knows (a NACK a
+# reorder wait later), then misses 8 laps of the walk, then 16...: at these
+# rates a lap is a fraction of the transfer, so the first losses weigh; at
+# most half of the even share.
+[ -n "$lost" ] && [ $((lost * 8)) -le "$sent" ] &&
+	ok "the failed link is avoided: $lost of $sent packets sent to it" ||
+	fail "the failed link is avoided" "${lost:-?} of $sent packets sent to it"
+pen=$(($(tunnel_stat path_penalties) - ${pen0:-0}))
+rep=$(($(tunnel_stat repaths) - ${rep0:-0}))
+[ "$pen" -gt 0 ] && [ "$rep" -gt 0 ] &&
+	ok "the tunnel's counters show it: $pen path penalties, $rep repaths" ||
+	fail "the tunnel's counters show the repath" "path_penalties +$pen, repaths +$rep"
+test_failed && exit 1
+exit 0
