@@ -66,11 +66,13 @@ MODULE_PARM_DESC(pull_turn_us, "Most link time in us one pull's credit may take 
 
 /*
  * Sending tunnels skip the path ids whose packets were lost or came back
- * CE-marked (core/paths.h). Read when a tunnel starts.
+ * CE-marked (core/paths.h), read when a tunnel starts; receiving tunnels
+ * echo marks (EQDS_CO_CE), read per packet. Off while hosts of an older
+ * version, which refuse the echo, are peers.
  */
 bool eqds_path_choice = true;
 module_param_named(path_choice, eqds_path_choice, bool, 0644);
-MODULE_PARM_DESC(path_choice, "Spray around path ids that lost or had marked a packet (default Y)");
+MODULE_PARM_DESC(path_choice, "Spray around path ids that lost or had marked a packet, and echo marks to senders; N while peers run an older version (default Y)");
 
 unsigned int eqds_half_open_ms = EQDS_HALF_OPEN_MS;
 module_param_named(half_open_ms, eqds_half_open_ms, uint, 0644);

@@ -30,6 +30,7 @@ extern unsigned int eqds_half_open_ms;
 /* What small packets may borrow per sending tunnel, bytes; 0: none (core/tx.h). */
 #define EQDS_SMALL_OVERDRAFT		1536
 extern unsigned int eqds_small_overdraft;
+/* Spray around lossy and marked path ids, echo marks (core/paths.h). */
 extern bool eqds_path_choice;
 #define EQDS_PULL_TURN_US		50
 extern unsigned int eqds_pull_turn_us;

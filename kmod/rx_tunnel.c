@@ -369,7 +369,8 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 				return;
 			}
 		}
-		if (ce)
+		/* A sender without path choice may not know the option. */
+		if (ce && READ_ONCE(eqds_path_choice))
 			eqds_rx_ce(&t->rx, pkt->path_id);
 		eqds_deliver_park(skb);
 		switch (eqds_rxq_data(&t->rx, seq, nsegs, pkt->flags & EQDS_F_RTX,

@@ -59,22 +59,33 @@ u8 eqds_paths_next(struct eqds_paths *p)
 	return path;
 }
 
+/* Release every id whose penalty is over: the walk has not reached them yet. */
+static void release_over(struct eqds_paths *p)
+{
+	u32 i;
+
+	for (i = 0; i < EQDS_PATHS; i++)
+		if (bad_bit(p, (u8)i) && over(p, (u8)i))
+			release(p, (u8)i);
+}
+
 void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost)
 {
 	u8 *strikes = &p->strikes[path];
 	u32 since;
 
-	if (!p->on)
+	/*
+	 * Penalised still, or over without the walk having sent on it since:
+	 * this is news of a packet sent before the penalty began.
+	 */
+	if (!p->on || bad_bit(p, path))
 		return;
-	if (bad_bit(p, path)) {
-		/* Later news of packets sent before the penalty began. */
-		if (!over(p, path))
-			return;
-		release(p, path);
-	}
 	if (p->nbad >= EQDS_PATHS_MAX_BAD) {
-		p->stats.ignored++;
-		return;
+		release_over(p);
+		if (p->nbad >= EQDS_PATHS_MAX_BAD) {
+			p->stats.ignored++;
+			return;
+		}
 	}
 	/*
 	 * Penalised again within twice its last penalty after it ended: the
@@ -83,6 +94,13 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost)
 	 */
 	since = p->lap - p->release[path];
 	if (!*strikes || since >= (1u << *strikes))
+		*strikes = 0;
+	/*
+	 * With half the ids penalised, marks and losses fall everywhere (the
+	 * receiver's own link, or the whole fabric): not a path's doing, and
+	 * doubling would only keep the tunnel on fewer ids for longer.
+	 */
+	if (p->nbad >= EQDS_PATHS / 2 && *strikes)
 		*strikes = 0;
 	if (*strikes < EQDS_PATHS_MAX_STRIKES)
 		(*strikes)++;

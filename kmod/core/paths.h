@@ -19,15 +19,21 @@
  * (a loss costs a retransmission, a mark nothing). An id penalised again
  * within twice its last penalty after that ended misses twice as many, up
  * to 2^(EQDS_PATHS_MAX_STRIKES - 1); later, as for a first penalty. A
- * failed link thus costs one packet per id leading to it, then one per id
- * every longer while; so does a link slower than its share, whose ids
+ * failed link thus costs the packets sent on each id leading to it until
+ * the first loss comes back (a NACK, a reorder wait later), then one per
+ * id every longer while; so does a link slower than its share, whose ids
  * keep coming back marked; a queue that was busy only for a while gets
  * its ids back after a lap.
  *
+ * News of a packet sent on an id before its penalty began (it was in
+ * flight) is ignored while the penalty lasts, and after it until the walk
+ * sends on the id again.
+ *
  * Marks or losses at the receiver's own link, or everywhere, say nothing
- * about paths: at most EQDS_PATHS_MAX_BAD ids are penalised at once, and
- * penalties beyond that are ignored (counted), so a tunnel always sprays
- * over at least a quarter of the ids.
+ * about paths: with half the ids penalised, penalties no longer double,
+ * at most EQDS_PATHS_MAX_BAD ids are penalised at once, and penalties
+ * beyond that are ignored (counted), so a tunnel always sprays over at
+ * least a quarter of the ids.
  *
  * State of one sending tunnel; the glue serialises calls (the tunnel's
  * lock in the module).

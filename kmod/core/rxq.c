@@ -62,7 +62,10 @@ static void plan(struct eqds_rx *rx, struct eqds_rxq_plan *p, u8 extra, u32 ack,
 	p->ack.flags = EQDS_F_SYN | EQDS_F_ACK | extra | (sack ? EQDS_F_SACK : 0);
 	p->ack.ack = ack;
 	p->ack.sack = sack;
-	/* An echo the plan replaced stays. */
+	/*
+	 * An echo an earlier plan of this event took from rx stays: rx has
+	 * no copy of it any more.
+	 */
 	if (!(p->send && (p->ack.opts & EQDS_CO_CE))) {
 		p->ack.opts = 0;
 		p->ack.path = p->path;

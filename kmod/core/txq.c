@@ -196,7 +196,7 @@ static u64 waiting_bytes(const struct eqds_txq *q)
 }
 
 /* The kept packet holding seq was lost: so may the next on its path be. */
-static void lost(struct eqds_txq *q, u32 seq)
+static void penalise_lost(struct eqds_txq *q, u32 seq)
 {
 	u32 first, slot = eqds_txq_find(q, seq, &first);
 
@@ -214,7 +214,7 @@ static void add_nack_holes(struct eqds_txq *q, const struct eqds_tx_actions *act
 	for (; q->ring_size && seq != end && eqds_seq_before(seq, q->tx.snd_nxt); seq++)
 		if (kept_at(q, slot_of(q, seq), seq) && eqds_tx_nack_hole(act, seq)) {
 			add_rtx(q, seq);
-			lost(q, seq);
+			penalise_lost(q, seq);
 		}
 }
 
@@ -511,7 +511,7 @@ enum eqds_ctrl_verdict eqds_txq_ctrl(struct eqds_txq *q, const struct eqds_pkt *
 	}
 	if (act->retransmit) {
 		add_rtx(q, act->retransmit_seq);
-		lost(q, act->retransmit_seq);
+		penalise_lost(q, act->retransmit_seq);
 		add_nack_holes(q, act);
 	}
 	if (pkt->next_proto & EQDS_CO_CE)
@@ -524,7 +524,7 @@ void eqds_txq_timer(struct eqds_txq *q, u64 now_ns, struct eqds_tx_actions *act)
 	eqds_tx_timer(&q->tx, now_ns, waiting_bytes(q), act);
 	if (act->retransmit) {
 		add_rtx(q, act->retransmit_seq);
-		lost(q, act->retransmit_seq);
+		penalise_lost(q, act->retransmit_seq);
 		/* The packet to resend waits for credit too. */
 		if (!act->send_rts)
 			act->send_rts = eqds_tx_rts(&q->tx, now_ns, waiting_bytes(q));

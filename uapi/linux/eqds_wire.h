@@ -63,7 +63,7 @@ enum eqds_pkt_type {
 /*
  * CE: a data packet arrived with CE on its outer header since the last
  * control packet to this sender; path_id is that packet's, not this one's.
- * The sender penalises the path (Documentation/design/eqds.rst).
+ * The sender penalises the path (Documentation/eqds.rst, "Paths").
  */
 #define EQDS_CO_CE		0x02
 #define EQDS_CO_ALL		(EQDS_CO_SEG_NUMBERS | EQDS_CO_CE)

@@ -270,6 +270,9 @@ bool ctrl_from(struct fuzz_reader &rd, const struct eqds_tx &tx, struct eqds_pkt
 	p.ctrl.quantum = kQuantum >> EQDS_QUANTUM_SHIFT;
 	p.ctrl.busy_us = (u16)rd.get(1);
 	p.ctrl.sack = rd.get(8);
+	/* Options, and a path id a CE echo may name. */
+	p.next_proto = (u8)(rd.get(1) & EQDS_CO_ALL);
+	p.path_id = (u8)rd.get(1);
 	return fuzz_ctrl_codec(&p, out);
 }
 

@@ -153,7 +153,8 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 		epoch_rx_bytes_ += ip_bytes;
 		if (ce) {
 			host_.counters().ce_rcvd++;
-			eqds_rx_ce(&rx, pkt.path_id);
+			if (host_.cfg().path_choice)
+				eqds_rx_ce(&rx, pkt.path_id);
 		}
 		host_.pacer().data_arrived(ip_bytes, ce);
 		switch (eqds_rxq_data(&rx, pkt.data.seq, nsegs, pkt.flags & EQDS_F_RTX, now,
