@@ -123,6 +123,54 @@ TEST(Paths, LossHoldsOffLongerThanAMark)
 	EXPECT_EQ(missed(&p, 7), 4 * first);
 }
 
+// A mark for a packet sent before the penalty began can come back after it
+// ended: until the walk has sent on the id again, it is old news.
+TEST(Paths, NewsOfPacketsSentBeforeThePenaltyIsIgnored)
+{
+	struct eqds_paths p;
+
+	eqds_paths_init(&p, 0, true);
+	walk(&p, 10);
+	eqds_paths_penalise(&p, 5, false);	// misses its turn in the next lap
+	walk(&p, EQDS_PATHS - 10 + 3);		// next lap: before 5's turn
+	walk(&p, EQDS_PATHS - 1);		// the lap after, just before 5
+	EXPECT_EQ(p.next, 3);
+	EXPECT_FALSE(eqds_paths_is_bad(&p, 5));	// over, not yet sent on
+	eqds_paths_penalise(&p, 5, false);
+	EXPECT_EQ(p.stats.penalties, 1u);
+	EXPECT_EQ(missed(&p, 5), 0u);
+	eqds_paths_penalise(&p, 5, false);	// sent on now: news again
+	EXPECT_EQ(p.stats.penalties, 2u);
+}
+
+// At the cap, ids whose penalty is over make room before a penalty is
+// refused; with half the ids penalised, penalties no longer double.
+TEST(Paths, CapReleasesWhatIsOverAndHalfStopsDoubling)
+{
+	struct eqds_paths p;
+
+	eqds_paths_init(&p, 0, true);
+	walk(&p, 200);
+	for (u32 i = 0; i < EQDS_PATHS_MAX_BAD; i++)
+		eqds_paths_penalise(&p, (u8)i, false);	// all behind the walk
+	EXPECT_EQ(eqds_paths_nbad(&p), (u32)EQDS_PATHS_MAX_BAD);
+	walk(&p, 2 * EQDS_PATHS);	// their turns pass; some not yet released
+	eqds_paths_penalise(&p, 250, false);
+	EXPECT_EQ(p.stats.ignored, 0u);
+	EXPECT_TRUE(eqds_paths_is_bad(&p, 250));
+	// 130 ids penalised, one of them again right after its release: one lap.
+	eqds_paths_init(&p, 0, true);
+	walk(&p, 200);
+	for (u32 i = 0; i < 130; i++)
+		eqds_paths_penalise(&p, (u8)i, false);
+	EXPECT_EQ(missed(&p, 0), 1u);
+	for (u32 i = 1; i < 130; i++)
+		eqds_paths_penalise(&p, (u8)i, false);	// still penalised: no news
+	eqds_paths_penalise(&p, 0, false);
+	EXPECT_GE(eqds_paths_nbad(&p), (u32)EQDS_PATHS / 2);
+	EXPECT_EQ(missed(&p, 0), 1u);
+}
+
 // Marks at the receiver's own link fall on every id: at most
 // EQDS_PATHS_MAX_BAD are penalised, the rest still carry the traffic.
 TEST(Paths, AtMostThreeQuartersPenalised)
