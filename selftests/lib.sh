@@ -290,6 +290,26 @@ multipath_route() {
 	ip -n "$ns" route replace "$prefix" "${hops[@]}"
 }
 
+# parallel_links N: hosts a (10.0.1.1) and b (10.0.2.1) behind routers r1
+# and r2 joined by N links, veth p<i>a (r1, 10.1.<i>.1) to p<i>b (r2,
+# 10.1.<i>.2), with ECMP routes between a's and b's subnets hashed on L4
+# ports (so one TCP flow takes one link, and EQDS sprays by its outer
+# source port). The links are not shaped: the caller shapes them.
+parallel_links() {
+	local n=$1 i gw1=() gw2=()
+	ns_add a b || return 1
+	router_ns r1 r2 || return 1
+	uplink a va 10.0.1.1/24 r1 ra 10.0.1.254/24 || return 1
+	uplink b vb 10.0.2.1/24 r2 rb 10.0.2.254/24 || return 1
+	for i in $(seq "$n"); do
+		veth r1 "p${i}a" "10.1.$i.1/24" r2 "p${i}b" "10.1.$i.2/24" || return 1
+		gw1+=("10.1.$i.2") gw2+=("10.1.$i.1")
+	done
+	for i in r1 r2; do ip netns exec $i sysctl -qw net.ipv4.fib_multipath_hash_policy=1; done
+	multipath_route r1 10.0.2.0/24 "${gw1[@]}" &&
+		multipath_route r2 10.0.1.0/24 "${gw2[@]}"
+}
+
 # link_shaped NS IF [rate RATE] [limit PKTS] [delay DELAY]: shape the egress
 # of IF. rate: a tbf of that rate (tc units, e.g. 200mbit) whose buffer holds
 # PKTS full-size packets (default 30); delay: a netem delay (e.g. 1ms) ahead

@@ -24,24 +24,15 @@ SLOW=4
 
 setup() {
 	local i rate
-	ns_add a b
-	router_ns r1 r2
-	uplink a va 10.0.1.1/24 r1 ra 10.0.1.254/24
-	uplink b vb 10.0.2.1/24 r2 rb 10.0.2.254/24
-	gw1=() gw2=()
+	parallel_links $NPATH || return 1
 	for i in $(seq $NPATH); do
-		veth r1 p${i}a 10.1.$i.1/24 r2 p${i}b 10.1.$i.2/24
 		rate=50mbit
 		[ "$i" = "$SLOW" ] && rate=10mbit
 		link_shaped r1 p${i}a rate $rate limit 100 || return 1
 		ip netns exec r1 tc qdisc add dev p${i}a parent 20:1 handle 30: \
 			fq_codel ce_threshold 1ms || return 1
 		link_shaped r2 p${i}b rate 50mbit limit 100 || return 1
-		gw1+=(10.1.$i.2) gw2+=(10.1.$i.1)
 	done
-	for r in r1 r2; do ip netns exec $r sysctl -qw net.ipv4.fib_multipath_hash_policy=1; done
-	multipath_route r1 10.0.2.0/24 "${gw1[@]}"
-	multipath_route r2 10.0.1.0/24 "${gw2[@]}"
 	for h in a b; do ip netns exec $h sysctl -qw net.ipv4.tcp_ecn=1; done
 	# Penalties count laps of the walk over 256 path ids (a GSO packet
 	# takes one), so at these rates 64 KB packets make laps of seconds:

@@ -14,21 +14,12 @@ SECS=${EQDS_SPRAY_SECS:-5}
 NPATH=4
 
 check "load eqds" eqds_load
-ns_add a b
-router_ns r1 r2
-uplink a va 10.0.1.1/24 r1 ra 10.0.1.254/24
-uplink b vb 10.0.2.1/24 r2 rb 10.0.2.254/24
-gw1=() gw2=()
+parallel_links $NPATH || fail "topology"
 for i in $(seq $NPATH); do
-	veth r1 p${i}a 10.1.$i.1/24 r2 p${i}b 10.1.$i.2/24
 	d=$(awk -v i=$i 'BEGIN{printf "%dus", i * 500}')
 	link_shaped r1 p${i}a delay "$d"
 	link_shaped r2 p${i}b delay "$d"
-	gw1+=(10.1.$i.2) gw2+=(10.1.$i.1)
 done
-for r in r1 r2; do ip netns exec $r sysctl -qw net.ipv4.fib_multipath_hash_policy=1; done
-multipath_route r1 10.0.2.0/24 "${gw1[@]}"
-multipath_route r2 10.0.1.0/24 "${gw2[@]}"
 check "native ping across the routers" ip netns exec a ping -c 2 -i 0.2 -W 2 -q 10.0.2.1
 # ECN-capable TCP in every run: a full EQIF queue then marks instead of
 # dropping, so retransmissions count reordering damage, not TCP probing
