@@ -369,7 +369,10 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 				return;
 			}
 		}
-		/* A sender without path choice may not know the option. */
+		/*
+		 * Under the tunnel's lock, as the acks and PULLs that take the
+		 * echo. path_choice off: peers may run a version that refuses it.
+		 */
 		if (ce && READ_ONCE(eqds_path_choice))
 			eqds_rx_ce(&t->rx, pkt->path_id);
 		eqds_deliver_park(skb);

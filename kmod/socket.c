@@ -71,6 +71,7 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	u32 len, ip_id;
 	struct eqds_pkt pkt;
 	__be16 proto;
+	bool ce;
 	int err;
 	u8 tos;
 
@@ -123,11 +124,12 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	 * on a slow interface.
 	 */
 	WRITE_ONCE(en->rx_ifindex, skb->dev ? skb->dev->ifindex : 0);
+	ce = INET_ECN_is_ce(tos);
 	if (pkt.next_proto != EQDS_NP_NONE) {
 		ecn_decap(skb, tos);	/* its IP header is pulled and sane */
-		eqds_pull_data(en, skb->len, INET_ECN_is_ce(tos));
+		eqds_pull_data(en, skb->len, ce);
 	}
-	eqds_rx_data_rcv(en, skb, &pkt, &peer, &local, ip_id, INET_ECN_is_ce(tos));
+	eqds_rx_data_rcv(en, skb, &pkt, &peer, &local, ip_id, ce);
 	return 0;
 
 drop:

@@ -90,17 +90,13 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost)
 	/*
 	 * Penalised again within twice its last penalty after it ended: the
 	 * path is still bad (a failed link, a link slower than its share):
-	 * twice as long. Later: a first penalty again.
+	 * twice as long. Later, or with half the ids penalised (marks and
+	 * losses then fall everywhere, the receiver's own link or the whole
+	 * fabric, and doubling would only keep the tunnel on fewer ids for
+	 * longer): a first penalty again.
 	 */
 	since = p->lap - p->release[path];
-	if (!*strikes || since >= (1u << *strikes))
-		*strikes = 0;
-	/*
-	 * With half the ids penalised, marks and losses fall everywhere (the
-	 * receiver's own link, or the whole fabric): not a path's doing, and
-	 * doubling would only keep the tunnel on fewer ids for longer.
-	 */
-	if (p->nbad >= EQDS_PATHS / 2 && *strikes)
+	if (since >= (1u << *strikes) || p->nbad >= EQDS_PATHS / 2)
 		*strikes = 0;
 	if (*strikes < EQDS_PATHS_MAX_STRIKES)
 		(*strikes)++;
