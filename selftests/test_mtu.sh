@@ -48,14 +48,17 @@ ip -n h2 -6 route add default via fd00:2::fe
 ip netns exec r sysctl -qw net.ipv4.icmp_ratelimit=0 net.ipv6.icmp.ratelimit=0
 check "h1 reaches h2 natively" ip netns exec h1 ping -c 1 -W 5 -q 10.0.2.1
 
-# fragfails: outer packets h1 had to drop for their size. IPv4: with DF (the
-# inner IPv4 packets are captured before their own MTU check). IPv6: each
-# such drop sends h1 a "packet too big"; Ip6FragFails would also count inner
-# TCP segments that ip6_xmit() refuses before capture, sized before the
-# route's MTU fell (as natively, but inner TCP gets no ICMP error over EQDS:
-# Documentation/eqds.rst, "Path MTU"), which the shrink below prints.
+# fragfails: outer packets h1 had to drop for their size, counted by the
+# errors h1 sends itself for them. IPv4: "fragmentation needed" for a packet
+# with DF (the inner IPv4 packets are captured before their own MTU check;
+# IpFragFails would also count fragments of a packet sent without DF that a
+# full device queue refused). IPv6: "packet too big"; Ip6FragFails would
+# also count inner TCP segments that ip6_xmit() refuses before capture,
+# sized before the route's MTU fell (as natively, but inner TCP gets no ICMP
+# error over EQDS: Documentation/eqds.rst, "Path MTU"), which the shrink
+# below prints.
 fragfails() {
-	echo $(($(nstat_get h1 IpFragFails) + $(nstat_get h1 Icmp6OutPktTooBigs)))
+	echo $(($(nstat_get h1 IcmpOutDestUnreachs) + $(nstat_get h1 Icmp6OutPktTooBigs)))
 }
 
 # Where a packet is refused for its size, for a failing check: the ICMP
