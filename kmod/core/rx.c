@@ -50,6 +50,10 @@ static void rearm(struct eqds_rx *rx, u64 now_ns)
 	/* Keep nack_hi near rcv_nxt so serial comparisons with it stay valid. */
 	if (eqds_seq_after(rx->rcv_nxt, rx->nack_hi))
 		rx->nack_hi = rx->rcv_nxt;
+	if (rx->head != rx->rcv_nxt) {
+		rx->head = rx->rcv_nxt;
+		rx->head_ns = now_ns;
+	}
 	if (rx->nheld && !eqds_seq_before(rx->rcv_nxt, rx->gap_end)) {
 		rx->gap_since_ns = now_ns;
 		rx->gap_end = rx->hold_hi;
@@ -116,6 +120,7 @@ static void hold(struct eqds_rx *rx, u32 seq, u32 nsegs, u64 now_ns)
 		rx->hold_hi = seq + nsegs;
 		rx->nack_since_ns = now_ns;
 		rx->nack_end = seq + nsegs;
+		rx->renacking = false;
 	} else if (eqds_seq_after(seq + nsegs, rx->hold_hi)) {
 		rx->hold_hi = seq + nsegs;
 	}
@@ -216,6 +221,13 @@ u64 eqds_rx_nack_after(const struct eqds_rx *rx, u64 timeout_ns)
 	return after;
 }
 
+u64 eqds_rx_renack_after(const struct eqds_rx *rx, u64 timeout_ns)
+{
+	u64 after = 2 * eqds_rx_nack_after(rx, timeout_ns);
+
+	return after < timeout_ns / 4 ? after : timeout_ns / 4;
+}
+
 /*
  * Holes are NACKed in batches of their own, like the release batches but
  * not tied to them: every hole before nack_end, once nack_since_ns is
@@ -231,17 +243,32 @@ static bool nack_pending(const struct eqds_rx *rx)
 /* The batch is done: the next is what is held beyond it, from now. */
 static void next_nack_batch(struct eqds_rx *rx, u64 now_ns)
 {
+	rx->renacking = false;
 	if (eqds_seq_before(rx->nack_end, rx->hold_hi)) {
 		rx->nack_since_ns = now_ns;
 		rx->nack_end = rx->hold_hi;
 	}
 }
 
+/* The hole at rcv_nxt was NACKed (its first NACK is the batch's). */
+static bool head_nacked(const struct eqds_rx *rx)
+{
+	return rx->nheld && rx->slot[eqds_rx_slot(rx->rcv_nxt)] == EQDS_RX_S_EMPTY &&
+	       eqds_seq_before(rx->rcv_nxt, rx->nack_hi);
+}
+
 u64 eqds_rx_nack_deadline(const struct eqds_rx *rx, u64 timeout_ns)
 {
-	if (!nack_pending(rx))
-		return 0;
-	return rx->nack_since_ns + eqds_rx_nack_after(rx, timeout_ns);
+	u64 batch = 0, again = 0;
+
+	if (nack_pending(rx))
+		batch = rx->renacking ? rx->nack_since_ns :
+			rx->nack_since_ns + eqds_rx_nack_after(rx, timeout_ns);
+	if (head_nacked(rx))
+		again = rx->head_ns + eqds_rx_renack_after(rx, timeout_ns);
+	if (!batch || !again)
+		return batch | again;
+	return eqds_min_u64(batch, again);
 }
 
 /*
@@ -260,6 +287,17 @@ static u64 sack_from(const struct eqds_rx *rx, u32 base)
 	return map;
 }
 
+/* A NACK of the hole at rcv_nxt: the sender sees what is held after it. */
+static bool nack_head(struct eqds_rx *rx, u64 now_ns, u32 *seq, u64 *sack)
+{
+	rx->head = rx->rcv_nxt;
+	rx->head_ns = now_ns;
+	rx->stats.nacks++;
+	*seq = rx->rcv_nxt;
+	*sack = sack_from(rx, rx->rcv_nxt);
+	return true;
+}
+
 bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
 		  u64 *sack)
 {
@@ -268,12 +306,19 @@ bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
 
 	if (!rx->nheld)
 		return false;
+	if (head_nacked(rx) && eqds_time_since(now_ns, rx->head_ns) >=
+			       eqds_rx_renack_after(rx, timeout_ns)) {
+		/* Every hole left is reported again, now, the head first. */
+		rx->nack_hi = rx->rcv_nxt;
+		rx->nack_end = rx->hold_hi;
+		rx->renacking = true;
+	}
 	if (!nack_pending(rx)) {
 		next_nack_batch(rx, now_ns);
 		return false;
 	}
-	if (eqds_time_since(now_ns, rx->nack_since_ns) <
-	    eqds_rx_nack_after(rx, timeout_ns))
+	if (!rx->renacking && eqds_time_since(now_ns, rx->nack_since_ns) <
+			      eqds_rx_nack_after(rx, timeout_ns))
 		return false;
 	/* rearm() keeps nack_hi from lagging rcv_nxt. */
 	for (s = rx->nack_hi; eqds_seq_before(s, rx->nack_end); s++)
@@ -290,6 +335,8 @@ bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
 	while (top < 64 && (map >> top))
 		top++;
 	rx->nack_hi = s + 1 + top;
+	if (s == rx->rcv_nxt)
+		return nack_head(rx, now_ns, seq, sack);
 	rx->stats.nacks++;
 	*seq = s;
 	*sack = map;

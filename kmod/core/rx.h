@@ -57,6 +57,9 @@ struct eqds_rx {
 	u32	nack_hi;	/* holes before this were NACKed already */
 	u32	nack_end;	/* NACK batch: holes before this, */
 	u64	nack_since_ns;	/* waited on since this */
+	u32	head;		/* rcv_nxt when head_ns was set */
+	u64	head_ns;	/* the hole at head was NACKed, or became the head */
+	bool	renacking;	/* the NACK batch is a second report, due now */
 	u32	skew_ns;	/* how long holes take to fill by themselves */
 	bool	ce_echo;	/* a CE-marked arrival's path id to echo */
 	u8	ce_path;
@@ -170,12 +173,26 @@ u64 eqds_rx_deadline(const struct eqds_rx *rx, u64 timeout_ns);
 u64 eqds_rx_nack_after(const struct eqds_rx *rx, u64 timeout_ns);
 
 /*
+ * How long the hole at rcv_nxt, once NACKed, is waited on before the holes
+ * are NACKed again: a lost NACK, or a lost retransmission (a failed link
+ * takes both), would otherwise hold everything back until the sender's
+ * timeout or the release timeout, and fill the sender's window meanwhile.
+ * Two NACK delays (the retransmission's round trip, which waits for credit
+ * too, comes within them unless lost), at most a quarter of the release
+ * timeout so a hole has about three more tries before it is given up on.
+ * Every hole left is reported again, not only the head: the NACKs of the
+ * holes further on may have been lost as well.
+ */
+u64 eqds_rx_renack_after(const struct eqds_rx *rx, u64 timeout_ns);
+
+/*
  * The next NACK due now, if any: call until false. Once the current batch
  * of holes (those before the furthest packet held when it began) has
  * waited eqds_rx_nack_after(), each of its holes is reported once: *seq is
  * its first missing seq (rcv_nxt for the first: that NACK also
  * acknowledges) and *sack the bitmap after it, relative to *seq; the holes
- * below the bitmap's highest bit count as reported with it.
+ * below the bitmap's highest bit count as reported with it. While the hole
+ * at rcv_nxt stays, all are reported again each eqds_rx_renack_after().
  */
 bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
 		  u64 *sack);

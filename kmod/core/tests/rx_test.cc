@@ -459,14 +459,14 @@ TEST_P(rx_test, LossIsNackedBeforeTheHoleIsGivenUp)
 	EXPECT_EQ(seq, isn);
 	EXPECT_EQ(sack, 0xbu);	// isn + 1, 2, 4: bits 0, 1, 3
 	EXPECT_EQ(rx.stats.nacks, 1u);
-	// Once per hole: not again, and the deadline is gone.
-	EXPECT_FALSE(eqds_rx_nack(&rx, due + T / 4, T, &seq, &sack));
-	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), 0u);
+	// Not again before eqds_rx_renack_after() (HoleThatStaysIsNackedAgain).
+	EXPECT_FALSE(eqds_rx_nack(&rx, due + eqds_rx_renack_after(&rx, T) - 1, T, &seq, &sack));
 	// The retransmissions fill both holes; nothing is skipped.
 	EXPECT_EQ(eqds_rx_packet(&rx, isn, 1, true, due + 100), EQDS_RX_DELIVER);
 	EXPECT_EQ(drain(&rx, due + 100), (std::vector<u32>{ isn + 1, isn + 2 }));
 	// isn + 3 was below the SACKed isn + 4: NACKed already.
-	EXPECT_FALSE(eqds_rx_nack(&rx, due + T / 4, T, &seq, &sack));
+	EXPECT_FALSE(eqds_rx_nack(&rx, due + 100 + eqds_rx_renack_after(&rx, T) - 1, T,
+				  &seq, &sack));
 	// A retransmission's wait says nothing about the paths' skew.
 	EXPECT_EQ(rx.skew_ns, 0u);
 	// The original of isn + 3 comes after all: the NACK was early, and the
@@ -476,6 +476,50 @@ TEST_P(rx_test, LossIsNackedBeforeTheHoleIsGivenUp)
 	EXPECT_EQ(rx.stats.skipped, 0u);
 	EXPECT_GT(rx.skew_ns, 0u);
 	EXPECT_GT(eqds_rx_nack_after(&rx, T), due - 1000);
+}
+
+// A NACK or its retransmission can be lost too (a failed link takes both):
+// while the hole at rcv_nxt, which holds everything back, stays, the holes
+// are NACKed again each eqds_rx_renack_after(), the head first with the
+// bitmap after it; a head hole never NACKed is left to the first batch.
+TEST_P(rx_test, HoleThatStaysIsNackedAgain)
+{
+	constexpr u64 T = 16000000;
+	u32 seq;
+	u64 sack;
+
+	for (u32 i : { 1u, 3u })
+		ASSERT_EQ(eqds_rx_data(&rx, isn + i, 1, 1000), EQDS_RX_HOLD);
+	u64 due = 1000 + eqds_rx_nack_after(&rx, T), again = eqds_rx_renack_after(&rx, T);
+	EXPECT_EQ(again, 2 * eqds_rx_nack_after(&rx, T));
+	EXPECT_LE(again, T / 4);
+	ASSERT_TRUE(eqds_rx_nack(&rx, due, T, &seq, &sack));
+	EXPECT_EQ(seq, isn);
+	EXPECT_FALSE(eqds_rx_nack(&rx, due, T, &seq, &sack));
+	// Lost: nothing came. The timer is asked for the second NACK.
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), due + again);
+	EXPECT_FALSE(eqds_rx_nack(&rx, due + again - 1, T, &seq, &sack));
+	ASSERT_TRUE(eqds_rx_nack(&rx, due + again, T, &seq, &sack));
+	EXPECT_EQ(seq, isn);
+	EXPECT_EQ(sack, 0x5u);	// isn + 1 and isn + 3 held: isn + 2 shown missing
+	EXPECT_FALSE(eqds_rx_nack(&rx, due + again, T, &seq, &sack));
+	EXPECT_EQ(rx.stats.nacks, 2u);
+	// The head fills; isn + 2 is the head now, NACKed with the bitmap: it
+	// is waited on again from now, not from its first NACK.
+	u64 t = due + again + 100;
+	EXPECT_EQ(eqds_rx_packet(&rx, isn, 1, true, t), EQDS_RX_DELIVER);
+	EXPECT_EQ(drain(&rx, t), (std::vector<u32>{ isn + 1 }));
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), t + again);
+	EXPECT_FALSE(eqds_rx_nack(&rx, t + again - 1, T, &seq, &sack));
+	ASSERT_TRUE(eqds_rx_nack(&rx, t + again, T, &seq, &sack));
+	EXPECT_EQ(seq, isn + 2);
+	EXPECT_EQ(sack, 0x1u);
+	// Filled: nothing is waited on, nothing NACKed again.
+	EXPECT_EQ(eqds_rx_packet(&rx, isn + 2, 1, true, t + again + 1), EQDS_RX_DELIVER);
+	EXPECT_EQ(drain(&rx, t + again + 1), (std::vector<u32>{ isn + 3 }));
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), 0u);
+	EXPECT_FALSE(eqds_rx_nack(&rx, t + T, T, &seq, &sack));
+	EXPECT_EQ(rx.stats.skipped, 0u);
 }
 
 // Many holes, far more than one SACK bitmap spans: each is NACKed exactly
@@ -515,9 +559,20 @@ TEST_P(rx_test, EveryHoleIsNackedOnceInBatches)
 	for (u32 h : nacked)
 		EXPECT_TRUE(holes.count(h));
 	EXPECT_GE(nacked.size(), holes.size() / 2);
-	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), 0u);
-	EXPECT_FALSE(eqds_rx_nack(&rx, t2 + T, T, &seq, &sack));
 	EXPECT_EQ(rx.stats.nacks, nacked.size());
+	// Only the hole at rcv_nxt is NACKed again, once its NACK is
+	// eqds_rx_renack_after() old (HoleThatStaysIsNackedAgain).
+	// Then, the holes still there are all reported again, the head first.
+	u64 again = 1000 + after + eqds_rx_renack_after(&rx, T);
+	std::set<u32> renacked;
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), again);
+	EXPECT_FALSE(eqds_rx_nack(&rx, again - 1, T, &seq, &sack));
+	ASSERT_TRUE(eqds_rx_nack(&rx, again, T, &seq, &sack));
+	EXPECT_EQ(seq, isn);
+	renacked.insert(seq);
+	while (eqds_rx_nack(&rx, again, T, &seq, &sack))
+		ASSERT_TRUE(renacked.insert(seq).second) << seq - isn;
+	EXPECT_EQ(renacked, nacked);
 }
 
 // Holes that fill by themselves raise the NACK delay to 1.5 skews plus the

@@ -109,4 +109,36 @@ TEST(ForgottenSender, NewEpochIsChallengedDisownedAndFinishes)
 	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
 }
 
+// A leaf-spine link fails under greedy flows sprayed through a hash, with
+// the module's timers: a quarter of the paths between the two leaves lose
+// everything, data and control alike. Every flow keeps going at half its
+// share at least: its sender sprays around the lost paths (core/paths.h),
+// and a lost NACK or retransmission is NACKed again within a few NACK
+// delays (eqds_rx_renack_after()), not left to the 10 ms RTO with the
+// sender's window full.
+TEST(FailedLink, EveryFlowKeepsGoing)
+{
+	ScenarioConfig c;
+
+	c.topo.kind = "leafspine";
+	c.topo.leaves = 2;
+	c.topo.spines = 4;
+	c.topo.hosts_per_leaf = 4;
+	c.topo.ecn_threshold_pkts = 20;
+	c.work.kind = "permutation";
+	c.ecmp = EcmpMode::kPerPacketHash;
+	c.warmup = 5 * kMs;
+	c.sample_interval = 1 * kMs;
+	c.fail_link_at = 5 * kMs;
+	c.duration = 25 * kMs;
+	Scenario s(c);
+	s.run();
+	Results r = compute_results(s);
+
+	EXPECT_GT(r.counters.path_penalties, 0u);
+	EXPECT_GE(r.min_utilisation, 0.5 * r.mean_utilisation);
+	EXPECT_GE(r.mean_utilisation, 0.75);
+	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
+}
+
 }  // namespace
