@@ -14,6 +14,8 @@ void eqds_rx_init(struct eqds_rx *rx, u32 epoch, u32 window_quanta, u32 weight)
 	rx->epoch = epoch;
 	rx->rcv_nxt = eqds_isn(epoch);
 	rx->nack_hi = rx->rcv_nxt;
+	rx->renack_hi = rx->rcv_nxt;
+	rx->head = rx->rcv_nxt;
 	/*
 	 * Nothing before the first seq was ever sent, so nothing behind was
 	 * given up on: a packet there is a duplicate (or forged), not late.
@@ -50,6 +52,8 @@ static void rearm(struct eqds_rx *rx, u64 now_ns)
 	/* Keep nack_hi near rcv_nxt so serial comparisons with it stay valid. */
 	if (eqds_seq_after(rx->rcv_nxt, rx->nack_hi))
 		rx->nack_hi = rx->rcv_nxt;
+	if (eqds_seq_after(rx->rcv_nxt, rx->renack_hi))
+		rx->renack_hi = rx->rcv_nxt;
 	if (rx->head != rx->rcv_nxt) {
 		rx->head = rx->rcv_nxt;
 		rx->head_ns = now_ns;
@@ -120,7 +124,7 @@ static void hold(struct eqds_rx *rx, u32 seq, u32 nsegs, u64 now_ns)
 		rx->hold_hi = seq + nsegs;
 		rx->nack_since_ns = now_ns;
 		rx->nack_end = seq + nsegs;
-		rx->renacking = false;
+		rx->renack_left = 0;
 	} else if (eqds_seq_after(seq + nsegs, rx->hold_hi)) {
 		rx->hold_hi = seq + nsegs;
 	}
@@ -223,9 +227,10 @@ u64 eqds_rx_nack_after(const struct eqds_rx *rx, u64 timeout_ns)
 
 u64 eqds_rx_renack_after(const struct eqds_rx *rx, u64 timeout_ns)
 {
-	u64 after = 2 * eqds_rx_nack_after(rx, timeout_ns);
+	u64 after = eqds_min_u64(2 * eqds_rx_nack_after(rx, timeout_ns), timeout_ns / 4);
 
-	return after < timeout_ns / 4 ? after : timeout_ns / 4;
+	/* Never 0: a second report at once would be followed by another. */
+	return after ? after : 1;
 }
 
 /*
@@ -243,7 +248,6 @@ static bool nack_pending(const struct eqds_rx *rx)
 /* The batch is done: the next is what is held beyond it, from now. */
 static void next_nack_batch(struct eqds_rx *rx, u64 now_ns)
 {
-	rx->renacking = false;
 	if (eqds_seq_before(rx->nack_end, rx->hold_hi)) {
 		rx->nack_since_ns = now_ns;
 		rx->nack_end = rx->hold_hi;
@@ -262,9 +266,11 @@ u64 eqds_rx_nack_deadline(const struct eqds_rx *rx, u64 timeout_ns)
 	u64 batch = 0, again = 0;
 
 	if (nack_pending(rx))
-		batch = rx->renacking ? rx->nack_since_ns :
-			rx->nack_since_ns + eqds_rx_nack_after(rx, timeout_ns);
-	if (head_nacked(rx))
+		batch = rx->nack_since_ns + eqds_rx_nack_after(rx, timeout_ns);
+	/* The rest of a second report is due since it began. */
+	if (rx->renack_left && rx->nheld)
+		again = rx->head_ns;
+	else if (head_nacked(rx))
 		again = rx->head_ns + eqds_rx_renack_after(rx, timeout_ns);
 	if (!batch || !again)
 		return batch | again;
@@ -287,58 +293,68 @@ static u64 sack_from(const struct eqds_rx *rx, u32 base)
 	return map;
 }
 
-/* A NACK of the hole at rcv_nxt: the sender sees what is held after it. */
-static bool nack_head(struct eqds_rx *rx, u64 now_ns, u32 *seq, u64 *sack)
+/*
+ * The first hole in [*from, end), with the bitmap after it; *from moves past
+ * the holes below the bitmap's highest bit, which the sender sees with it.
+ */
+static bool next_hole(const struct eqds_rx *rx, u32 *from, u32 end, u32 *seq,
+		      u64 *sack)
 {
-	rx->head = rx->rcv_nxt;
-	rx->head_ns = now_ns;
+	u32 s, top;
+	u64 map;
+
+	for (s = *from; eqds_seq_before(s, end); s++)
+		if (rx->slot[eqds_rx_slot(s)] == EQDS_RX_S_EMPTY)
+			break;
+	if (!eqds_seq_before(s, end)) {
+		*from = s;
+		return false;
+	}
+	map = sack_from(rx, s);
+	for (top = 0; top < 64 && (map >> top); top++)
+		;
+	*from = s + 1 + top;
+	*seq = s;
+	*sack = map;
+	return true;
+}
+
+static bool reported(struct eqds_rx *rx, u64 now_ns, u32 seq)
+{
+	if (seq == rx->rcv_nxt)
+		rx->head_ns = now_ns;
 	rx->stats.nacks++;
-	*seq = rx->rcv_nxt;
-	*sack = sack_from(rx, rx->rcv_nxt);
 	return true;
 }
 
 bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
 		  u64 *sack)
 {
-	u32 s, top;
-	u64 map;
-
 	if (!rx->nheld)
 		return false;
 	if (head_nacked(rx) && eqds_time_since(now_ns, rx->head_ns) >=
 			       eqds_rx_renack_after(rx, timeout_ns)) {
-		/* Every hole left is reported again, now, the head first. */
-		rx->nack_hi = rx->rcv_nxt;
-		rx->nack_end = rx->hold_hi;
-		rx->renacking = true;
+		rx->renack_hi = rx->rcv_nxt;
+		rx->renack_left = EQDS_RX_RENACKS;
+	}
+	if (rx->renack_left) {
+		/* rearm() keeps renack_hi from lagging rcv_nxt. */
+		if (next_hole(rx, &rx->renack_hi, rx->nack_hi, seq, sack)) {
+			rx->renack_left--;
+			return reported(rx, now_ns, *seq);
+		}
+		rx->renack_left = 0;
 	}
 	if (!nack_pending(rx)) {
 		next_nack_batch(rx, now_ns);
 		return false;
 	}
-	if (!rx->renacking && eqds_time_since(now_ns, rx->nack_since_ns) <
-			      eqds_rx_nack_after(rx, timeout_ns))
+	if (eqds_time_since(now_ns, rx->nack_since_ns) < eqds_rx_nack_after(rx, timeout_ns))
 		return false;
 	/* rearm() keeps nack_hi from lagging rcv_nxt. */
-	for (s = rx->nack_hi; eqds_seq_before(s, rx->nack_end); s++)
-		if (rx->slot[eqds_rx_slot(s)] == EQDS_RX_S_EMPTY)
-			break;
-	if (!eqds_seq_before(s, rx->nack_end)) {
-		rx->nack_hi = s;
+	if (!next_hole(rx, &rx->nack_hi, rx->nack_end, seq, sack)) {
 		next_nack_batch(rx, now_ns);
 		return false;
 	}
-	map = sack_from(rx, s);
-	/* The sender sees the holes up to the last seq the bitmap shows held. */
-	top = 0;
-	while (top < 64 && (map >> top))
-		top++;
-	rx->nack_hi = s + 1 + top;
-	if (s == rx->rcv_nxt)
-		return nack_head(rx, now_ns, seq, sack);
-	rx->stats.nacks++;
-	*seq = s;
-	*sack = map;
-	return true;
+	return reported(rx, now_ns, *seq);
 }

@@ -43,7 +43,7 @@ struct eqds_rx_stats {
 	u64	too_far;
 	u64	skipped;	/* seqs given up on when a hole timed out */
 	u64	held;		/* packets that had to wait for a hole */
-	u64	nacks;		/* holes reported missing before giving up */
+	u64	nacks;		/* holes reported missing (again while they stay) */
 };
 
 struct eqds_rx {
@@ -59,7 +59,8 @@ struct eqds_rx {
 	u64	nack_since_ns;	/* waited on since this */
 	u32	head;		/* rcv_nxt when head_ns was set */
 	u64	head_ns;	/* the hole at head was NACKed, or became the head */
-	bool	renacking;	/* the NACK batch is a second report, due now */
+	u32	renack_hi;	/* second report: holes before this were again, */
+	u8	renack_left;	/* and this many more NACKs may be sent */
 	u32	skew_ns;	/* how long holes take to fill by themselves */
 	bool	ce_echo;	/* a CE-marked arrival's path id to echo */
 	u8	ce_path;
@@ -177,12 +178,15 @@ u64 eqds_rx_nack_after(const struct eqds_rx *rx, u64 timeout_ns);
  * are NACKed again: a lost NACK, or a lost retransmission (a failed link
  * takes both), would otherwise hold everything back until the sender's
  * timeout or the release timeout, and fill the sender's window meanwhile.
- * Two NACK delays (the retransmission's round trip, which waits for credit
- * too, comes within them unless lost), at most a quarter of the release
- * timeout so a hole has about three more tries before it is given up on.
- * Every hole left is reported again, not only the head: the NACKs of the
- * holes further on may have been lost as well.
+ * Two NACK delays (learnt from the skew, not the round trip: a slow
+ * retransmission may be asked for twice), at most a quarter of the release
+ * timeout so a hole has at least three more tries before it is given up on.
+ * The holes left are reported again, not only the head (the NACKs of the
+ * holes further on may have been lost as well), the head first, in at most
+ * EQDS_RX_RENACKS NACKs: a hole of many seqs and no packet held within a
+ * bitmap after it would take a NACK per seq.
  */
+#define EQDS_RX_RENACKS	8
 u64 eqds_rx_renack_after(const struct eqds_rx *rx, u64 timeout_ns);
 
 /*
@@ -192,7 +196,7 @@ u64 eqds_rx_renack_after(const struct eqds_rx *rx, u64 timeout_ns);
  * its first missing seq (rcv_nxt for the first: that NACK also
  * acknowledges) and *sack the bitmap after it, relative to *seq; the holes
  * below the bitmap's highest bit count as reported with it. While the hole
- * at rcv_nxt stays, all are reported again each eqds_rx_renack_after().
+ * at rcv_nxt stays, they are reported again each eqds_rx_renack_after().
  */
 bool eqds_rx_nack(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq,
 		  u64 *sack);

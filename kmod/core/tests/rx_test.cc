@@ -439,8 +439,8 @@ TEST_P(rx_test, RandomLossWithTimeouts)
 	EXPECT_GT(rx.stats.skipped, 300u);
 }
 
-// A hole is NACKed once, with the SACK bitmap, after the learnt skew (or
-// the minimum); the retransmission then fills it before the timeout.
+// A hole is NACKed, with the SACK bitmap, after the learnt skew (or the
+// minimum); the retransmission then fills it before the timeout.
 TEST_P(rx_test, LossIsNackedBeforeTheHoleIsGivenUp)
 {
 	constexpr u64 T = 8000000;	// release timeout, ns
@@ -522,9 +522,44 @@ TEST_P(rx_test, HoleThatStaysIsNackedAgain)
 	EXPECT_EQ(rx.stats.skipped, 0u);
 }
 
-// Many holes, far more than one SACK bitmap spans: each is NACKed exactly
-// once, the first batch after one NACK delay, the rest after a second.
-TEST_P(rx_test, EveryHoleIsNackedOnceInBatches)
+// A long run of missing seqs with nothing held within a bitmap after it
+// takes a NACK per seq. The first report sends them all; a second report
+// at most EQDS_RX_RENACKS, and the next one waits its turn.
+TEST_P(rx_test, SecondReportIsBounded)
+{
+	constexpr u64 T = 16000000;
+	u32 seq, first = 0, second = 0;
+	u64 sack;
+
+	for (u32 k = 0; k < 4; k++)
+		ASSERT_EQ(eqds_rx_data(&rx, isn + 100 * k + 1, 1, 1000), EQDS_RX_HOLD);
+	// The first batch is the hole before the first held packet, the next
+	// the rest, one NACK delay later.
+	u64 t = 1000 + eqds_rx_nack_after(&rx, T);
+	while (eqds_rx_nack(&rx, t, T, &seq, &sack))
+		first++;
+	EXPECT_EQ(first, 1u);
+	t += eqds_rx_nack_after(&rx, T);
+	while (eqds_rx_nack(&rx, t, T, &seq, &sack))
+		first++;
+	// A NACK per seq until a held packet is within the bitmap: 36 a run.
+	EXPECT_EQ(first, 1 + 3 * 36u);
+	u64 again = eqds_rx_nack_deadline(&rx, T);
+	EXPECT_EQ(again, 1000 + eqds_rx_nack_after(&rx, T) + eqds_rx_renack_after(&rx, T));
+	ASSERT_TRUE(eqds_rx_nack(&rx, again, T, &seq, &sack));
+	EXPECT_EQ(seq, isn);
+	second = 1;
+	while (eqds_rx_nack(&rx, again, T, &seq, &sack))
+		second++;
+	EXPECT_EQ(second, (u32)EQDS_RX_RENACKS);
+	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), again + eqds_rx_renack_after(&rx, T));
+	EXPECT_FALSE(eqds_rx_nack(&rx, again + 1, T, &seq, &sack));
+}
+
+// Many holes, far more than one SACK bitmap spans: each is NACKed once in
+// the batches, the first after one NACK delay, the rest after a second;
+// then again while they stay, the head first.
+TEST_P(rx_test, EveryHoleIsNackedInBatches)
 {
 	constexpr u64 T = 8000000;
 	std::set<u32> holes, nacked;
@@ -560,9 +595,10 @@ TEST_P(rx_test, EveryHoleIsNackedOnceInBatches)
 		EXPECT_TRUE(holes.count(h));
 	EXPECT_GE(nacked.size(), holes.size() / 2);
 	EXPECT_EQ(rx.stats.nacks, nacked.size());
-	// Only the hole at rcv_nxt is NACKed again, once its NACK is
-	// eqds_rx_renack_after() old (HoleThatStaysIsNackedAgain).
-	// Then, the holes still there are all reported again, the head first.
+	// Once the head's NACK is eqds_rx_renack_after() old, the holes still
+	// there are reported again, the head first, as many NACKs as the
+	// batches took (no more than EQDS_RX_RENACKS), with the same bitmaps
+	// (HoleThatStaysIsNackedAgain).
 	u64 again = 1000 + after + eqds_rx_renack_after(&rx, T);
 	std::set<u32> renacked;
 	EXPECT_EQ(eqds_rx_nack_deadline(&rx, T), again);
@@ -572,6 +608,7 @@ TEST_P(rx_test, EveryHoleIsNackedOnceInBatches)
 	renacked.insert(seq);
 	while (eqds_rx_nack(&rx, again, T, &seq, &sack))
 		ASSERT_TRUE(renacked.insert(seq).second) << seq - isn;
+	ASSERT_LE(nacked.size(), (size_t)EQDS_RX_RENACKS);
 	EXPECT_EQ(renacked, nacked);
 }
 

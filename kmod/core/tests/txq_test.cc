@@ -821,6 +821,36 @@ TEST_F(txq_fixture, LossesAndMarksPenaliseTheirPaths)
 	EXPECT_TRUE(eqds_paths_is_bad(&q.paths, 13));
 }
 
+// The receiver NACKs a hole again while it stays (rx.h,
+// eqds_rx_renack_after()). A NACK of packets whose retransmission has not
+// left yet is old news: their ids stay penalised until the walk sends again,
+// and the retransmissions go first. Nothing is listed twice.
+TEST_F(txq_fixture, RepeatedNackBeforeTheRetransmissionIsOldNews)
+{
+	for (int i = 0; i < 4; i++)
+		enqueue(0, i);
+	pull(2);
+	pump();
+	ASSERT_EQ(out.size(), 4u);
+	u32 s0 = out[0].st.seq;
+
+	ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
+	EXPECT_EQ(q.paths.stats.penalties, 2u);
+	EXPECT_EQ(q.nrtx, 2u);
+	// No credit since: both still wait. The same NACK again.
+	ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
+	EXPECT_EQ(q.paths.stats.penalties, 2u);
+	EXPECT_EQ(q.nrtx, 2u);
+	// Sent, then NACKed again: lost again, on their new paths.
+	out.clear();
+	pull(2);
+	pump();
+	ASSERT_EQ(out.size(), 2u);
+	EXPECT_EQ(out[0].st.kind, EQDS_TXQ_RTX);
+	ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
+	EXPECT_EQ(q.paths.stats.penalties, 4u);
+}
+
 // A control packet refused (another epoch) teaches nothing about paths.
 TEST_F(txq_fixture, RefusedControlPacketPenalisesNothing)
 {

@@ -136,6 +136,7 @@ TEST(FailedLink, EveryFlowKeepsGoing)
 	Results r = compute_results(s);
 
 	EXPECT_GT(r.counters.path_penalties, 0u);
+	EXPECT_EQ(r.counters.timeouts, 0u);
 	EXPECT_GE(r.min_utilisation, 0.5 * r.mean_utilisation);
 	EXPECT_GE(r.mean_utilisation, 0.75);
 	EXPECT_EQ(r.audit_violations, 0u) << r.audit_first;
