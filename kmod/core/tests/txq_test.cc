@@ -154,6 +154,23 @@ struct txq_fixture : public ::testing::Test {
 		return act;
 	}
 
+	// Four packets sent; the first and second NACKed (the SACK shows the
+	// third received): both wait on the retransmit list. Returns the
+	// first's seq.
+	u32 four_sent_two_nacked()
+	{
+		for (int i = 0; i < 4; i++)
+			enqueue(0, i);
+		pull(2);
+		pump();
+		EXPECT_EQ(out.size(), 4u);
+		u32 s0 = out[0].st.seq;
+
+		ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
+		EXPECT_EQ(q.nrtx, 2);
+		return s0;
+	}
+
 	std::vector<int> ids() const
 	{
 		std::vector<int> v;
@@ -519,16 +536,8 @@ TEST_F(txq_fixture, RetransmitStepFinishedTwiceTakesOneEntry)
 	struct eqds_txq_desc heads[EQDS_TXQ_NCLASSES] = {};
 	struct eqds_txq_pump p;
 	struct eqds_txq_step st;
+	u32 s0 = four_sent_two_nacked();
 
-	for (int i = 0; i < 4; i++)
-		enqueue(0, i);
-	pull(2);
-	pump();
-	ASSERT_EQ(out.size(), 4u);
-	u32 s0 = out[0].st.seq;
-
-	ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
-	ASSERT_EQ(q.nrtx, 2);
 	pull(2);
 	eqds_txq_pump_begin(&p, now);
 	ASSERT_EQ(eqds_txq_pump_next(&q, &p, heads, &st), EQDS_TXQ_RTX);
@@ -827,16 +836,9 @@ TEST_F(txq_fixture, LossesAndMarksPenaliseTheirPaths)
 // and the retransmissions go first. Nothing is listed twice.
 TEST_F(txq_fixture, RepeatedNackBeforeTheRetransmissionIsOldNews)
 {
-	for (int i = 0; i < 4; i++)
-		enqueue(0, i);
-	pull(2);
-	pump();
-	ASSERT_EQ(out.size(), 4u);
-	u32 s0 = out[0].st.seq;
+	u32 s0 = four_sent_two_nacked();
 
-	ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
 	EXPECT_EQ(q.paths.stats.penalties, 2u);
-	EXPECT_EQ(q.nrtx, 2u);
 	// No credit since: both still wait. The same NACK again.
 	ack(s0, EQDS_F_NACK | EQDS_F_SACK, 0x2);
 	EXPECT_EQ(q.paths.stats.penalties, 2u);
