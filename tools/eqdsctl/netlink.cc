@@ -321,7 +321,12 @@ void Socket::listen(const std::string &group, const std::function<bool(const Rep
 	if (err < 0)
 		throw NetlinkError("cannot join multicast group '" + group + "': " +
 					   nl_error_string(err), -err);
-	nl_socket_set_buffer_size(sk_, kRcvBuf, 0);
+	// SO_RCVBUF is capped by net.core.rmem_max (about 400 events by
+	// default); a listener with CAP_NET_ADMIN may go past it, as
+	// systemd-networkd does.
+	if (setsockopt(nl_socket_get_fd(sk_), SOL_SOCKET, SO_RCVBUFFORCE, &kRcvBuf,
+		       sizeof(kRcvBuf)) < 0)
+		nl_socket_set_buffer_size(sk_, kRcvBuf, 0);
 
 	std::unique_ptr<nl_cb, CbDeleter> cb(nl_cb_alloc(NL_CB_DEFAULT));
 	if (!cb)
