@@ -160,8 +160,9 @@ void eqds_pullgen_init(struct eqds_pullgen *g, u32 max_ahead);
  * beyond what the sender once wanted.
  *
  * A probe (RTS) asks for at least one pull more than pull_no. The sender
- * probes only when its queued data has waited a timeout with no pull
- * arriving: the pulls the receiver counts as sent are then lost (or the
+ * probes for credit only when its queued data has waited a timeout with no
+ * pull arriving (and for an ack when its window is full, eqds_tx_timer()):
+ * the pulls the receiver counts as sent are then lost (or the
  * receiver would not be idle), and because pull numbers are cumulative the
  * next one restores all their credit. Without it a sender whose pulls were
  * all lost would state a demand the receiver thinks it met, for ever.

@@ -245,13 +245,41 @@ static bool short_of_credit(const struct eqds_tx *tx, u64 queued)
 	return queued_cost(tx, queued) + tx->credit.debt > tx->credit.credit;
 }
 
+/*
+ * Queued data with the credit to go but maybe not the window: every seq,
+ * or all but fewer than a largest packet's, in flight. If the acks that
+ * would make room were lost, nothing the sender sends makes the receiver
+ * ack again. (Short of credit, the credit RTS and its backoff apply.)
+ */
+static bool window_stalled(const struct eqds_tx *tx, u64 queued)
+{
+	return queued && !short_of_credit(tx, queued) &&
+	       eqds_tx_inflight(tx) + EQDS_MAX_SEGS > EQDS_TX_SLOTS;
+}
+
+/*
+ * When a stalled window asks for an ack: an RTS, which the receiver
+ * answers with a pull carrying its ack, an eighth of the rto after the
+ * last progress, probe or pull, long before the retransmission timeout.
+ * The rto's backoff slows the probes to a peer that stopped answering.
+ */
+static u64 stall_due(const struct eqds_tx *tx)
+{
+	u64 since = tx->progress_ns > tx->rts_ns ? tx->progress_ns : tx->rts_ns;
+	u32 wait = tx->rto_ns >> EQDS_TX_STALL_PROBE_SHIFT;
+
+	return since + (wait ? wait : 1);
+}
+
 bool eqds_tx_rts(struct eqds_tx *tx, u64 now_ns, u64 queued)
 {
-	if (!short_of_credit(tx, queued) || now_ns < rts_due(tx))
+	bool credit = short_of_credit(tx, queued) && now_ns >= rts_due(tx);
+
+	if (!credit && !(window_stalled(tx, queued) && now_ns >= stall_due(tx)))
 		return false;
 	tx->stats.rts_sent++;
 	tx->rts_ns = now_ns;
-	if (tx->rts_backoff < EQDS_RTS_MAX_BACKOFF)
+	if (credit && tx->rts_backoff < EQDS_RTS_MAX_BACKOFF)
 		tx->rts_backoff++;
 	return true;
 }
@@ -264,5 +292,7 @@ u64 eqds_tx_deadline(const struct eqds_tx *tx, u64 queued)
 		d = tx->progress_ns + tx->rto_ns;
 	if (short_of_credit(tx, queued) && (!d || rts_due(tx) < d))
 		d = rts_due(tx);
+	if (window_stalled(tx, queued) && (!d || stall_due(tx) < d))
+		d = stall_due(tx);
 	return d;
 }

@@ -19,6 +19,8 @@
 #include "wire.h"
 
 #define EQDS_TX_SLOTS	512	/* most seqs in flight (unacknowledged) */
+/* A full window asks for an ack each rto >> this with no progress. */
+#define EQDS_TX_STALL_PROBE_SHIFT	3
 
 struct eqds_tx_stats {
 	u64	restarts;	/* epochs begun after the first */
@@ -182,6 +184,11 @@ bool eqds_tx_nack_hole(const struct eqds_tx_actions *act, u32 seq);
  * draws a storm of RTSs that only cost it CPU. The wait counts minimum
  * rtos (rto_min_ns), not the retransmission timeout, which backs off on
  * its own: a sender short of credit cannot even retransmit.
+ *
+ * A full window with data queued and the credit for it (window_stalled()
+ * in tx.c) asks too, rto >> EQDS_TX_STALL_PROBE_SHIFT after the last
+ * progress, probe or pull: the acks that would make room may have been
+ * lost, and the pull that answers the RTS carries the receiver's ack.
  */
 #define EQDS_RTS_MAX_BACKOFF	4
 void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
@@ -189,7 +196,8 @@ void eqds_tx_timer(struct eqds_tx *tx, u64 now_ns, u64 queued,
 
 /*
  * The timer's RTS decision alone: true (and counted) if the credit held is
- * short of queued bytes and debt, and the wait above is over.
+ * short of queued bytes and debt, or the window is stalled, and the wait
+ * above is over.
  */
 bool eqds_tx_rts(struct eqds_tx *tx, u64 now_ns, u64 queued);
 

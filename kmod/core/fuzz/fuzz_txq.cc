@@ -19,7 +19,9 @@
 //  - every kept packet lies between the oldest unacknowledged and snd_nxt;
 //    an ack frees only wholly acknowledged packets;
 //  - after a restart every kept packet goes back to its class queue, newest
-//    first, and the ring is empty.
+//    first, and the ring is empty;
+//  - the timer followed by a pump (as the glue runs it), run again if that
+//    left it due, leaves a deadline in the future, or none.
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -50,6 +52,7 @@ struct glue {
 	std::vector<packet> kept;	// slot for slot; id 0: empty
 	std::vector<u8> state;		// per id: 0 waiting, 1 kept, 2 gone
 	u64 now = 0;
+	u64 deadline = 0;	// from the last pump
 
 	void check()
 	{
@@ -198,7 +201,7 @@ struct glue {
 			kept[slot] = k;
 			state[k.id] = 1;
 		}
-		eqds_txq_pump_end(&q, &p);
+		deadline = eqds_txq_pump_end(&q, &p);
 		FUZZ_CHECK(!q.rts_due);
 	}
 
@@ -340,6 +343,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			eqds_txq_timer(&g.q, g.now, &act);
 			if (act.retransmit)
 				FUZZ_CHECK(g.q.nrtx <= nrtx + 1);
+			// The glue pumps and re-arms. A pump that spent the
+			// last credit may make an RTS due at once, but the
+			// timer that sends it must not leave one due again.
+			g.pump(rd);
+			if (g.deadline && g.deadline <= g.now) {
+				eqds_txq_timer(&g.q, g.now, &act);
+				g.pump(rd);
+				FUZZ_CHECK(g.deadline == 0 || g.deadline > g.now);
+			}
 			break;
 		}
 		default:	// time passes

@@ -402,6 +402,68 @@ TEST_F(tx_fixture, RtsWhenQueuedDataWaitsForCredit)
 	EXPECT_EQ(eqds_tx_deadline(&tx, 1 << 20), 1000u + 4 * RTO);
 }
 
+// Every seq in flight, credit in hand, nothing acknowledged: the acks may
+// have been lost (a failed link takes them too), and with the window full
+// nothing the sender sends would make the receiver ack again before the
+// retransmission timeout. An eighth of the minimum rto after the last
+// progress it sends an RTS, which the receiver answers with a pull that
+// carries its ack; then again each eighth while nothing comes.
+TEST_F(tx_fixture, FullWindowWithNoAckSendsAnRts)
+{
+	const u64 wait = RTO / 8;
+
+	pull(WIN, 1500);
+	for (u32 i = 0; i < EQDS_TX_SLOTS / 8; i++)
+		send(8, 2000);
+	ASSERT_EQ(eqds_tx_inflight(&tx), (u32)EQDS_TX_SLOTS);
+	EXPECT_FALSE(eqds_tx_may_send(&tx, PKT, 1, false, 2000));
+	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 2000u + wait);
+	eqds_tx_timer(&tx, 2000 + wait - 1, PKT, &act);
+	EXPECT_FALSE(act.send_rts);
+	eqds_tx_timer(&tx, 2000 + wait, PKT, &act);
+	EXPECT_TRUE(act.send_rts);
+	EXPECT_FALSE(act.retransmit);
+	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 2000u + 2 * wait);
+	eqds_tx_timer(&tx, 2000 + 2 * wait, PKT, &act);
+	EXPECT_TRUE(act.send_rts);
+	// Nothing queued: nothing waits for the window, no probe.
+	eqds_tx_timer(&tx, 2000 + 4 * wait, 0, &act);
+	EXPECT_FALSE(act.send_rts);
+	// An ack, but not room for a largest packet: the probe waits again.
+	recv(ctrl(tx.epoch, EQDS_F_ACK, isn + 8, 0), 2000 + 4 * wait);
+	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 2000u + 5 * wait);
+	// Room: only the retransmission timeout is left.
+	recv(ctrl(tx.epoch, EQDS_F_ACK, isn + 8 + EQDS_MAX_SEGS, 0), 2000 + 4 * wait);
+	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 2000u + 4 * wait + RTO);
+}
+
+// The probe waits an eighth of the rto, which backs off with each timeout:
+// a peer that stopped answering is probed ever more slowly.
+TEST_F(tx_fixture, WindowProbeSlowsWithTheRtoBackoff)
+{
+	pull(WIN, 1500);
+	for (u32 i = 0; i < EQDS_TX_SLOTS / 8; i++)
+		send(8, 2000);
+	eqds_tx_timer(&tx, 2000 + RTO, PKT, &act);
+	ASSERT_TRUE(act.retransmit);
+	EXPECT_FALSE(act.send_rts);
+	EXPECT_EQ(tx.rto_ns, 2 * RTO);
+	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 2000u + RTO + 2 * RTO / 8);
+}
+
+// A full window short of credit is the credit RTS's case, with its backoff:
+// no probe every eighth of an rto.
+TEST_F(tx_fixture, FullWindowShortOfCreditWaitsForTheCreditRts)
+{
+	pull(WIN, 1500);
+	for (u32 i = 0; i < EQDS_TX_SLOTS / 8; i++)
+		send(8, 2000);
+	ASSERT_EQ(eqds_tx_inflight(&tx), (u32)EQDS_TX_SLOTS);
+	EXPECT_EQ(eqds_tx_deadline(&tx, WIN), 1500u + RTO);
+	eqds_tx_timer(&tx, 2000 + RTO / 8, WIN, &act);
+	EXPECT_FALSE(act.send_rts);
+}
+
 // The RTS wait counts minimum rtos, not the retransmission timeout, which
 // backs off on its own: a sender whose data timed out a few times and whose
 // credit falls a little short of its next packet (the pull target that would
