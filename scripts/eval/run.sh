@@ -28,7 +28,7 @@ if [ "$EVAL_MODE" = smoke ]; then
 	EVAL_INCAST_N=${EQDS_EVAL_INCAST_N:-4}
 else
 	EVAL_SECS=${EQDS_EVAL_SECS:-20}
-	EVAL_SCENARIOS=${EQDS_EVAL_SCENARIOS:-incast udp ccmix perm fct rpc}
+	EVAL_SCENARIOS=${EQDS_EVAL_SCENARIOS:-incast udp ccmix perm fct rpc spines}
 	EVAL_INCAST_N=${EQDS_EVAL_INCAST_N:-4 16 64}
 fi
 EVAL_MBIT=${EQDS_EVAL_MBIT:-100}

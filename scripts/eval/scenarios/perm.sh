@@ -57,6 +57,9 @@ scenario_perm() {
 	topo_reset
 }
 
+# perm_run MODE SEED: one run. PERM_HOOK: a function run once the flows
+# started, a second before the measurement (a fault); PERM_SCENARIO and
+# PERM_FIELDS: the record's scenario (default perm) and extra NAME=VALUEs.
 perm_run() {	# MODE SEED
 	local mode=$1 seed=$2 s d p h hosts=() mbit=() sp0 sp1 r0 r1 o0 o1 busy counters
 	for h in $(seq $PERM_HOSTS); do hosts+=("h$h"); done
@@ -71,6 +74,7 @@ perm_run() {	# MODE SEED
 		bulk_flow "h$s" "$(topo_fabric_addr "$d" $PERM_HOSTS)" $((5200 + s)) --cport "$p"
 	done 9< "$EVAL_TMP/pairs"
 	while read -r s d p <&9; do acct_wait_started "h$d" 1; done 9< "$EVAL_TMP/pairs"
+	[ -z "${PERM_HOOK:-}" ] || "$PERM_HOOK"
 	sleep 1
 	sp0=$(topo_fabric_spine_bytes $PERM_SPINES)
 	while read -r s d p <&9; do acct_snapshot "h$d" > "$EVAL_TMP/acct0.$d"; done 9< "$EVAL_TMP/pairs"
@@ -90,7 +94,9 @@ perm_run() {	# MODE SEED
 			"$(topo_fabric_addr "$s" $PERM_HOSTS)")"
 	done 9< "$EVAL_TMP/pairs" | sort -n > "$EVAL_TMP/perm.mbit"
 	mbit=$(cut -d' ' -f2 "$EVAL_TMP/perm.mbit" | tr '\n' ' ')
-	eval_record scenario=perm mode="$mode" seed="$seed" rate_mbit="$EVAL_FABRIC_MBIT" \
+	# shellcheck disable=SC2086 # PERM_FIELDS: NAME=VALUE words
+	eval_record scenario="${PERM_SCENARIO:-perm}" ${PERM_FIELDS:-} mode="$mode" seed="$seed" \
+		rate_mbit="$EVAL_FABRIC_MBIT" \
 		hosts=$PERM_HOSTS spines=$PERM_SPINES buf_pkts="$PERM_BUF" secs="$EVAL_SECS" \
 		spine_delays="$EVAL_SPINE_DELAYS" flows_mbit@list="$mbit" \
 		spine_bytes@list="$(awk -v a="$sp0" -v b="$sp1" 'BEGIN { n = split(a, x); split(b, y)

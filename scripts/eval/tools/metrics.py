@@ -96,7 +96,8 @@ def rpc(r):
             "calls": len(busy), "cpu": r.get("cpu_busy")}
 
 
-DERIVE = {"incast": incast, "udp": udp, "ccmix": ccmix, "perm": perm, "fct": fct, "rpc": rpc}
+DERIVE = {"incast": incast, "udp": udp, "ccmix": ccmix, "perm": perm, "fct": fct, "rpc": rpc,
+          "spines": perm}
 
 
 def derive(records):

@@ -19,6 +19,8 @@ TEXT = {
     "fct": "1 MB closed-loop downloads: median FCT 2.4x and p95 2x better with EQDS; RTS mode "
            "about half the baseline's FCT",
     "rpc": "memcached on a server under incast: request latency 20-30x lower with EQDS",
+    "spines": "not in the paper (issue 17): the paper sprays evenly and leaves bad paths to "
+              "future work; htsim's EQDS and UEC skip the paths whose packets were lost or marked",
 }
 
 # Scale-free figures: fraction of link capacity (perm), native/EQDS ratios

@@ -32,6 +32,7 @@ TITLES = {
     "perm": "4. Permutation over a multipath fabric",
     "fct": "5. Closed-loop 1 MB downloads",
     "rpc": "6. Request/response latency under incast",
+    "spines": "7. A slow spine and a failed spine",
 }
 
 SETUP = {
@@ -49,6 +50,9 @@ SETUP = {
            "outstanding for {secs} s.",
     "rpc": "a bystander calls an RPC server on the receiver (64 B request, 1 KB response, every 10 ms) "
            "idle, then during a 16:1 incast to the same receiver (both buffers).",
+    "spines": "the permutation's fabric and traffic, every spine queue marking CE above 1 ms (fq_codel), "
+              "ECN-capable TCP; spine 4 at a fifth of {fabric_mbit} Mbit/s, then (rebuilt) spine 2 "
+              "dropping everything from a second before the {secs} s measurement.",
 }
 
 

@@ -41,6 +41,12 @@ def rows(recs):
         nm, em = (m[k]["m"] if k in m else {} for k in ("native", "eqds"))
         g = lambda d: "%s / %s" % (f(d.get("avg_mbit")), f(d.get("min_mbit"))) if d else "-"
         out.append(("perm", "seed %s" % seed, "Mbit/s per host avg / min", g(nm), g(em)))
+    for fault, m in sorted(metrics.pairs(recs, "spines", lambda r: r["fault"]).items(), reverse=True):
+        nm, em = (m[k]["m"] if k in m else {} for k in ("native", "eqds"))
+        g = lambda d: "%s / %s" % (f(d.get("avg_mbit")), f(d.get("min_mbit"))) if d else "-"
+        case = {"slow": "one spine at 1/5 rate", "failed": "one spine failed"}.get(fault, fault)
+        out.append(("spines", case, "Mbit/s per host avg / min", g(nm), g(em)))
+        out.append(("spines", case, "TCP retransmissions", f(nm.get("retx"), 0), f(em.get("retx"), 0)))
     for _, m in metrics.pairs(recs, "fct", lambda r: 0).items():
         nm, em = (m[k]["m"] if k in m else {} for k in ("native", "eqds"))
         g = lambda d: "%s / %s / %s" % (f(d.get("med")), f(d.get("p95")), f(d.get("p99"))) if d else "-"
