@@ -60,6 +60,14 @@ struct tx_fixture : public ::testing::Test {
 		EXPECT_TRUE(eqds_tx_send(&tx, PKT, nsegs, false, now, &seq));
 		return seq;
 	}
+
+	// Credit at 1500, then every seq in flight at 2000 (GSO packets of 8).
+	void fill_window()
+	{
+		pull(WIN, 1500);
+		for (u32 i = 0; i < EQDS_TX_SLOTS / 8; i++)
+			send(8, 2000);
+	}
 };
 
 } // namespace
@@ -405,16 +413,14 @@ TEST_F(tx_fixture, RtsWhenQueuedDataWaitsForCredit)
 // Every seq in flight, credit in hand, nothing acknowledged: the acks may
 // have been lost (a failed link takes them too), and with the window full
 // nothing the sender sends would make the receiver ack again before the
-// retransmission timeout. An eighth of the minimum rto after the last
-// progress it sends an RTS, which the receiver answers with a pull that
+// retransmission timeout. An eighth of the rto after the last progress
+// it sends an RTS, which the receiver answers with a pull that
 // carries its ack; then again each eighth while nothing comes.
 TEST_F(tx_fixture, FullWindowWithNoAckSendsAnRts)
 {
 	const u64 wait = RTO / 8;
 
-	pull(WIN, 1500);
-	for (u32 i = 0; i < EQDS_TX_SLOTS / 8; i++)
-		send(8, 2000);
+	fill_window();
 	ASSERT_EQ(eqds_tx_inflight(&tx), (u32)EQDS_TX_SLOTS);
 	EXPECT_FALSE(eqds_tx_may_send(&tx, PKT, 1, false, 2000));
 	EXPECT_EQ(eqds_tx_deadline(&tx, PKT), 2000u + wait);
@@ -441,9 +447,7 @@ TEST_F(tx_fixture, FullWindowWithNoAckSendsAnRts)
 // a peer that stopped answering is probed ever more slowly.
 TEST_F(tx_fixture, WindowProbeSlowsWithTheRtoBackoff)
 {
-	pull(WIN, 1500);
-	for (u32 i = 0; i < EQDS_TX_SLOTS / 8; i++)
-		send(8, 2000);
+	fill_window();
 	eqds_tx_timer(&tx, 2000 + RTO, PKT, &act);
 	ASSERT_TRUE(act.retransmit);
 	EXPECT_FALSE(act.send_rts);
@@ -455,9 +459,7 @@ TEST_F(tx_fixture, WindowProbeSlowsWithTheRtoBackoff)
 // no probe every eighth of an rto.
 TEST_F(tx_fixture, FullWindowShortOfCreditWaitsForTheCreditRts)
 {
-	pull(WIN, 1500);
-	for (u32 i = 0; i < EQDS_TX_SLOTS / 8; i++)
-		send(8, 2000);
+	fill_window();
 	ASSERT_EQ(eqds_tx_inflight(&tx), (u32)EQDS_TX_SLOTS);
 	EXPECT_EQ(eqds_tx_deadline(&tx, WIN), 1500u + RTO);
 	eqds_tx_timer(&tx, 2000 + RTO / 8, WIN, &act);
