@@ -17,7 +17,8 @@
 # printed at the end). Environment: EQDS_VM_ACCEL=tcg|kvm (default: kvm when
 # /dev/kvm works, else tcg), EQDS_VM_APPEND (extra kernel arguments),
 # EQDS_VM_DIR (cache and run directory, default build/vm), EQDS_VM_LOCK
-# (lock file serialising guests, default /tmp/eqds-vm.lock), EQDS_VM_KERNEL
+# (lock file serialising guests, default /tmp/eqds-vm.lock), EQDS_VM_TCG_THREAD
+# (single or multi, default single), EQDS_VM_KERNEL
 # (boot this uncompressed vmlinux instead, one with virtio-9p and overlayfs
 # built in, such as the debug kernel of scripts/debug-kernel.sh). Other
 # EQDS_* variables are passed on to the command in the guest.
@@ -116,8 +117,10 @@ if [ -z "$accel" ]; then
 fi
 case $accel in
 kvm) acc=(-accel kvm -cpu host) ;;
-# ERMS makes the guest copy with rep movsb, which TCG runs slowly.
-*) acc=(-accel tcg,thread=multi -cpu max,-erms,-fsrm) ;;
+# ERMS makes the guest copy with rep movsb, which TCG runs slowly. One
+# thread: multi-threaded TCG runs stale int3s of patched kernel text
+# (textpoke.sh, Documentation/testing.rst).
+*) acc=(-accel tcg,thread=${EQDS_VM_TCG_THREAD:-single} -cpu max,-erms,-fsrm) ;;
 esac
 
 qemu=(qemu-system-x86_64 "${acc[@]}" -smp "$smp" -m "$mem" -M pc
