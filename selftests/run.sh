@@ -116,6 +116,9 @@ if [ -w $kmemleak ]; then
 		bad=1
 	fi
 fi
+# Under TCG: how often the guest would have died of the emulator alone.
+ti=/sys/module/tcg_int3/parameters/recovered
+[ -r $ti ] && echo "# tcg_int3: $(cat $ti) stale int3 traps of patched kernel text absorbed"
 dmesg > "$out/dmesg.txt"
 # Warnings and oopses; lockdep, KASAN, KFENCE ("BUG: KFENCE:"), UBSAN,
 # kmemleak, debug-objects (ODEBUG), refcount, list and reference-tracker

@@ -18,7 +18,7 @@
 # /dev/kvm works, else tcg), EQDS_VM_APPEND (extra kernel arguments),
 # EQDS_VM_DIR (cache and run directory, default build/vm), EQDS_VM_LOCK
 # (lock file serialising guests, default /tmp/eqds-vm.lock), EQDS_VM_TCG_THREAD
-# (single or multi, default single), EQDS_VM_KERNEL
+# (multi or single, default multi), EQDS_VM_TCG_INT3=0 (no tcg_int3.ko), EQDS_VM_KERNEL
 # (boot this uncompressed vmlinux instead, one with virtio-9p and overlayfs
 # built in, such as the debug kernel of scripts/debug-kernel.sh). Other
 # EQDS_* variables are passed on to the command in the guest.
@@ -117,11 +117,28 @@ if [ -z "$accel" ]; then
 fi
 case $accel in
 kvm) acc=(-accel kvm -cpu host) ;;
-# ERMS makes the guest copy with rep movsb, which TCG runs slowly. One
-# thread: multi-threaded TCG runs stale int3s of patched kernel text
-# (textpoke.sh, Documentation/testing.rst).
-*) acc=(-accel tcg,thread=${EQDS_VM_TCG_THREAD:-single} -cpu max,-erms,-fsrm) ;;
+# ERMS makes the guest copy with rep movsb, which TCG runs slowly.
+*) acc=(-accel tcg,thread=${EQDS_VM_TCG_THREAD:-multi} -cpu max,-erms,-fsrm) ;;
 esac
+
+# Multi-threaded TCG runs stale int3s of patched kernel text: the guest
+# loads tcg_int3.ko (stage2.sh), which absorbs them (tcg-int3/tcg_int3.c,
+# Documentation/testing.rst). Built once per guest kernel from its build
+# tree; EQDS_VM_TCG_INT3=0 leaves it out.
+if [ "$accel" = tcg ] && [ "${EQDS_VM_TCG_THREAD:-multi}" = multi ] &&
+   [ "${EQDS_VM_TCG_INT3:-1}" != 0 ]; then
+	kbuild=/lib/modules/$guest/build
+	[ -n "${EQDS_VM_KERNEL:-}" ] && kbuild=$(dirname "$EQDS_VM_KERNEL")
+	ti=$vmdir/tcg-int3-$guest
+	if [ ! -s "$ti/tcg_int3.ko" ] || [ "$here/tcg-int3/tcg_int3.c" -nt "$ti/tcg_int3.ko" ]; then
+		rm -rf "$ti"
+		mkdir -p "$ti"
+		cp "$here"/tcg-int3/{Kbuild,tcg_int3.c} "$ti/"
+		make -C "$kbuild" M="$ti" modules > "$ti/build.log" 2>&1 ||
+			echo "run-vm: warning: tcg_int3.ko did not build for $guest ($ti/build.log)" >&2
+	fi
+	[ -s "$ti/tcg_int3.ko" ] && cp "$ti/tcg_int3.ko" "$out/tcg_int3.ko"
+fi
 
 qemu=(qemu-system-x86_64 "${acc[@]}" -smp "$smp" -m "$mem" -M pc
 	-nodefaults -no-user-config -display none -no-reboot -serial stdio

@@ -6,6 +6,8 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb LANG=C.UTF-8
 out=/run/vm/out
 cd "$(cat $out/cwd)" 2>/dev/null || cd /
+# Under TCG: run-vm.sh says why (selftests/vm/tcg-int3/tcg_int3.c).
+[ -f $out/tcg_int3.ko ] && { insmod $out/tcg_int3.ko || echo "stage2: insmod tcg_int3.ko failed"; }
 bash $out/cmd.sh
 rc=$?
 echo "$rc" > $out/rc
