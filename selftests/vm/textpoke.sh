@@ -41,7 +41,8 @@ while [ $SECONDS -lt $end ]; do
 	done
 done
 wait
-[ -r /sys/module/tcg_int3/parameters/recovered ] && echo "tcg_int3: $(cat /sys/module/tcg_int3/parameters/recovered) stale int3 traps absorbed"
+ti=/sys/module/tcg_int3/parameters/recovered
+[ -r $ti ] && echo "tcg_int3: $(cat $ti) stale int3 traps absorbed"
 grep -E 'receiver$' /tmp/textpoke.iperf | tail -1
 if dmesg | grep -E 'BUG|Oops|WARNING:|soft lockup|rcu.*stall'; then
 	echo "not ok 1 static keys flipped $flips times in ${secs}s under TCP: kernel reports"

@@ -23,7 +23,6 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
-#include <asm/special_insns.h>
 #include <asm/processor-flags.h>
 
 #define INT3_OPCODE	0xcc
@@ -55,12 +54,15 @@ static inline void raw_write_cr0(unsigned long v)
 	asm volatile("mov %0, %%cr0" : : "r" (v) : "memory");
 }
 
-/* Int3 context (NMI-like): no locks, no printk. */
+/*
+ * Int3 context (NMI-like, interrupts off, so nothing runs between the two
+ * CR0 writes on this CPU): no locks, no printk.
+ */
 static int stale_int3(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct die_args *args = data;
 	struct pt_regs *regs = args->regs;
-	unsigned long cr0, flags;
+	unsigned long cr0;
 	u8 *addr, op;
 
 	if (val != DIE_INT3 || !regs || user_mode(regs))
@@ -68,13 +70,11 @@ static int stale_int3(struct notifier_block *nb, unsigned long val, void *data)
 	addr = (u8 *)(regs->ip - 1);
 	if (copy_from_kernel_nofault(&op, addr, 1) || op == INT3_OPCODE)
 		return NOTIFY_DONE;
-	local_irq_save(flags);
 	cr0 = raw_cr0();
 	raw_write_cr0(cr0 & ~X86_CR0_WP);
 	/* Writes back what is there: the emulator then drops its stale copy. */
 	cmpxchg(addr, op, op);
 	raw_write_cr0(cr0);
-	local_irq_restore(flags);
 	regs->ip = (unsigned long)addr;
 	atomic_long_inc(&recovered);
 	return NOTIFY_STOP;
