@@ -199,6 +199,29 @@ wait_listen() {
 	return 1
 }
 
+# capture NS DEV FILE [tcpdump options and filter...]: tcpdump writes what
+# DEV sees to FILE in the background until capture_stop; returns once it
+# listens (10 s at most), however slow it is to start under emulation.
+# Immediate mode: libpcap's default TPACKET_V3 ring hands packets over in
+# blocks, a block once full or a second old, and tcpdump stopped earlier
+# drops the block it has not been handed.
+capture() {
+	local ns=$1 dev=$2 file=$3
+	shift 3
+	ip netns exec "$ns" tcpdump --immediate-mode -i "$dev" -nn -w "$file" "$@" \
+		2> "$file.err" &
+	_capture_pids="${_capture_pids:-} $!"
+	wait_until 10 grep -q "listening on" "$file.err"
+}
+
+# capture_stop: stop every capture; their files are complete.
+capture_stop() {
+	[ -n "${_capture_pids:-}" ] || return 0
+	kill -INT $_capture_pids 2> /dev/null
+	wait $_capture_pids
+	_capture_pids=
+}
+
 # xfer DESC SERVER_NS ADDR CLIENT_NS BYTES: a TCP transfer whose content
 # the receiver checks byte by byte (tools/xfer.py).
 xfer() {

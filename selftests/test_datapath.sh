@@ -27,19 +27,10 @@ b1=$(stat h1 small_borrowed) b2=$(stat h2 small_borrowed)
 # The wire: while iperf3 runs, no TCP is seen on the link, only EQDS. What
 # each host sends: a tap on the receiving side also sees the decapsulated
 # packets as they go up (with their own link-layer header).
-ip netns exec h1 tcpdump -i v1 -Q out -nn -s 96 -w /tmp/wire1.pcap 2> /tmp/wire1.err &
-dump1=$!
-ip netns exec h2 tcpdump -i v2 -Q out -nn -s 96 -w /tmp/wire2.pcap 2> /tmp/wire2.err &
-dump2=$!
-# Capture from the start of the transfer to its end, however slow tcpdump
-# is to start under emulation.
-for i in $(seq 100); do
-	grep -q "listening on" /tmp/wire1.err && grep -q "listening on" /tmp/wire2.err && break
-	sleep 0.1
-done
+capture h1 v1 /tmp/wire1.pcap -Q out -s 96
+capture h2 v2 /tmp/wire2.pcap -Q out -s 96
 r1=$(iperf h2 10.0.1.2 h1 3)
-kill -INT $dump1 $dump2
-wait $dump1 $dump2
+capture_stop
 r2=$(iperf h2 10.0.1.2 h1 3 -R)
 echo "iperf3 h1->h2: ${r1% *} Mbit/s (retransmits ${r1#* }); h2->h1: ${r2% *} Mbit/s"
 [ -n "$r1" ] && [ "${r1% *}" -gt 0 ] && ok "iperf3 TCP h1->h2 over EQDS" || fail "iperf3 h1->h2" "$r1"

@@ -131,19 +131,14 @@ ip netns exec h1 ethtool -K v1 tso off gso off tx-udp_tnl-segmentation off \
 	tx-udp_tnl-csum-segmentation off > /dev/null 2>&1
 # The outer DS field of every RTS probe (flags byte 0x10 or 0x11, no
 # payload): captured at the router before anything rewrites it.
-ip netns exec r tcpdump -i r1 -nn -v -c 2000 \
-	'udp dst port 6666 and udp[9] & 0x10 != 0 and udp[8] & 0x0f = 1' \
-	> /tmp/encap.rts.$$ 2> /dev/null &
-tcpdump_pid=$!
+capture r r1 /tmp/encap.rts.pcap -c 2000 \
+	'udp dst port 6666 and udp[9] & 0x10 != 0 and udp[8] & 0x0f = 1'
 # The outer ECN field of data packets (type 1, next_proto not 0): TCP here
 # does not negotiate ECN, so the inner packets are Not-ECT, and the outer
 # header must be ECT(0) all the same, so switches mark instead of dropping
 # and the receiver can echo the marked path (eqds.rst, "ECN").
-ip netns exec r tcpdump -i r1 -nn -v -c 200 \
-	'udp dst port 6666 and udp[8] & 0x0f = 1 and udp[11] != 0' \
-	> /tmp/encap.data.$$ 2> /dev/null &
-tcpdump_data_pid=$!
-sleep 1
+capture r r1 /tmp/encap.data.pcap -c 200 \
+	'udp dst port 6666 and udp[8] & 0x0f = 1 and udp[11] != 0'
 
 # rewrite MODE: constant (0), random, or off.
 rewrite() {
@@ -188,9 +183,9 @@ eqds_stats h1
 eqds_stats h2
 
 # ---- outer DS field of RTS probes and ECN field of data packets ----
-sleep 1
-kill "$tcpdump_pid" "$tcpdump_data_pid" 2> /dev/null
-wait "$tcpdump_pid" "$tcpdump_data_pid" 2> /dev/null
+capture_stop
+tcpdump -nn -v -r /tmp/encap.data.pcap > /tmp/encap.data.$$ 2> /dev/null
+tcpdump -nn -v -r /tmp/encap.rts.pcap > /tmp/encap.rts.$$ 2> /dev/null
 ndata=$(grep -c "tos 0x" /tmp/encap.data.$$)
 ect0=$(grep -c "tos 0x[0-9a-f]*,ECT(0)" /tmp/encap.data.$$)
 echo "data packets captured: $ndata; with an ECT(0) outer header: $ect0"

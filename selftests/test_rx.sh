@@ -44,14 +44,10 @@ ip netns exec h1 ethtool -K v1 tso on gso on > /dev/null 2>&1
 # ---- link-layer headers seen by packet taps ----
 mac1=$(ip netns exec h1 cat /sys/class/net/v1/address)
 mac2=$(ip netns exec h2 cat /sys/class/net/v2/address)
-ip netns exec h2 tcpdump -i v2 -Q in -nn -s 128 -w /tmp/rx-taps.pcap 2> /tmp/rx-taps.err &
-dump=$!
-for i in $(seq 100); do grep -q "listening on" /tmp/rx-taps.err && break; sleep 0.1; done
+capture h2 v2 /tmp/rx-taps.pcap -Q in -s 128
 xfer "under tcpdump, IPv4" h2 10.0.1.2 h1 $((2 << 20))
 xfer "under tcpdump, IPv6" h2 fd00:1::2 h1 $((2 << 20))
-sleep 0.5
-kill -INT $dump
-wait $dump
+capture_stop
 # Every frame the tap saw: an ethertype that names what follows (IPv4 with
 # an IPv4 header, IPv6 with an IPv6 header, ARP), and for UDP and TCP h1's
 # and h2's addresses; the decapsulated packets are the TCP ones (on the
