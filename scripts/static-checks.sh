@@ -29,7 +29,7 @@ if [ ! -x "$cp_dir/checkpatch.pl" ]; then
 		"$src/scripts/const_structs.checkpatch"
 fi
 
-files=$(cd "$top" && git ls-files -co --exclude-standard ':(glob)kmod/*.[ch]' ':(glob)kmod/core/*.[ch]' ':(glob)uapi/linux/*.h' | grep -v '\.mod\.c$')
+files=$(cd "$top" && git ls-files -co --exclude-standard ':(glob)kmod/*.[ch]' ':(glob)kmod/core/*.[ch]' ':(glob)uapi/linux/*.h' ':(glob)selftests/vm/tcg-int3/*.c' | grep -v '\.mod\.c$')
 if (cd "$top" && "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types \
 	--max-line-length=100 \
 	-f $files > "$top/build/checkpatch.log" 2>&1); then
@@ -59,6 +59,20 @@ if [ "$sparse" = 1 ]; then
 		echo "static: sparse FAILED"
 		rc=1
 	fi
+fi
+
+# The VM's own helper module (selftests/vm/tcg-int3), built apart from eqds
+# as run-vm.sh builds it: W=1 and sparse, no reports (a few seconds, so
+# also under --no-sparse, whose build is eqds's).
+ti=$top/build/static-tcg-int3
+rm -rf "$ti" && mkdir -p "$ti" && cp "$top"/selftests/vm/tcg-int3/{Kbuild,tcg_int3.c} "$ti/"
+if make -C "$kdir" M="$ti" W=1 C=2 CF="-D__CHECK_ENDIAN__" modules > "$ti/build.log" 2>&1 &&
+   ! grep -E 'warning:|error:' "$ti/build.log"; then
+	echo "static: tcg_int3 sparse and W=1 ok"
+else
+	grep -E 'warning:|error:' "$ti/build.log" | head -20
+	echo "static: tcg_int3 sparse and W=1 FAILED"
+	rc=1
 fi
 
 # The docs against the code: eqdsctl's commands, the numbers they quote,

@@ -123,14 +123,15 @@ esac
 
 # Multi-threaded TCG runs stale int3s of patched kernel text: the guest
 # loads tcg_int3.ko (stage2.sh), which absorbs them (tcg-int3/tcg_int3.c,
-# Documentation/testing.rst). Built once per guest kernel from its build
-# tree; EQDS_VM_TCG_INT3=0 leaves it out.
+# Documentation/testing.rst). Built per guest kernel from its build tree,
+# again when its sources change; EQDS_VM_TCG_INT3=0 leaves it out.
 if [ "$accel" = tcg ] && [ "${EQDS_VM_TCG_THREAD:-multi}" = multi ] &&
    [ "${EQDS_VM_TCG_INT3:-1}" != 0 ]; then
 	kbuild=/lib/modules/$guest/build
 	[ -n "${EQDS_VM_KERNEL:-}" ] && kbuild=$(dirname "$EQDS_VM_KERNEL")
 	ti=$vmdir/tcg-int3-$guest
-	if [ ! -s "$ti/tcg_int3.ko" ] || [ "$here/tcg-int3/tcg_int3.c" -nt "$ti/tcg_int3.ko" ]; then
+	if [ ! -s "$ti/tcg_int3.ko" ] || ! cmp -s "$here/tcg-int3/tcg_int3.c" "$ti/tcg_int3.c" ||
+	   ! cmp -s "$here/tcg-int3/Kbuild" "$ti/Kbuild"; then
 		rm -rf "$ti"
 		mkdir -p "$ti"
 		cp "$here"/tcg-int3/{Kbuild,tcg_int3.c} "$ti/"
