@@ -64,6 +64,7 @@ if [ "$host_only" = 0 ]; then
 		python3-matplotlib	# the plots of `make eval`
 		gnuplot-nox		# the plots of `make sim-eval`
 		groff-base		# the man page rendered (eqdsctl.man, scripts/docs-drift.py)
+		python3-docutils	# Documentation/ parsed (scripts/rst-check.py)
 		debhelper dh-dkms lintian	# make deb (debian/)
 		bpftrace linux-perf	# the tracepoints as tools read them (selftests/test_tracing.sh)
 	)

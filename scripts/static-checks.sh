@@ -5,7 +5,9 @@
 # package on every file under kmod/ and uapi/; the docs against the code
 # (scripts/docs-drift.py); and the netlink API: the YNL spec uapi/eqds.yaml
 # validates against the kernel's schema and the uapi header declares what
-# the spec generates (scripts/ynl-check.py).
+# the spec generates (scripts/ynl-check.py); Documentation/ parses as
+# reStructuredText (scripts/rst-check.py). The VM's tcg_int3 helper gets
+# the same W=1, sparse and checkpatch.
 #   static-checks.sh [--no-sparse]   (make check's build ran sparse already)
 set -uo pipefail
 sparse=1
@@ -82,6 +84,15 @@ if out=$(python3 "$top/scripts/docs-drift.py" "$top" 2>&1); then
 else
 	echo "$out" | head -40
 	echo "static: docs drift FAILED"
+	rc=1
+fi
+# The docs render: no table text in a column margin, no link to a missing
+# title (scripts/rst-check.py, Debian's python3-docutils).
+if out=$(/usr/bin/python3 "$top/scripts/rst-check.py" "$top" 2>&1); then
+	echo "static: reStructuredText ok"
+else
+	echo "$out" | head -40
+	echo "static: reStructuredText FAILED"
 	rc=1
 fi
 exit $rc
