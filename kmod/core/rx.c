@@ -64,23 +64,25 @@ static void rearm(struct eqds_rx *rx, u64 now_ns)
 	}
 }
 
+static bool head_nacked(const struct eqds_rx *rx);
+
 static bool is_held(u8 v)
 {
 	return v >= 1 && v <= EQDS_MAX_SEGS;
 }
 
 /*
- * A hole filled without a NACK after waiting ns: a decaying maximum, so one
- * slow path raises the estimate at once and it relaxes over tens of holes.
+ * A decaying maximum of the waits observed: one slow path raises the
+ * estimate at once, and it relaxes over tens of holes.
  */
-static void learn_skew(struct eqds_rx *rx, u64 ns)
+static void learn(u32 *est, u64 ns)
 {
 	u32 obs = (u32)eqds_min_u64(ns, 0xffffffffu);
 
-	if (obs >= rx->skew_ns)
-		rx->skew_ns = obs;
+	if (obs >= *est)
+		*est = obs;
 	else
-		rx->skew_ns -= (rx->skew_ns - obs) >> 5;
+		*est -= (*est - obs) >> 5;
 }
 
 enum eqds_rx_verdict eqds_rx_classify(const struct eqds_rx *rx, u32 seq, u32 nsegs)
@@ -142,8 +144,11 @@ enum eqds_rx_verdict eqds_rx_packet(struct eqds_rx *rx, u32 seq, u32 nsegs,
 		rx->since_ack++;
 	switch (v) {
 	case EQDS_RX_DELIVER:
+		/* A hole filled by itself, or by the retransmission its NACK asked for. */
 		if (rx->nheld && !retransmit)
-			learn_skew(rx, eqds_time_since(now_ns, rx->gap_since_ns));
+			learn(&rx->skew_ns, eqds_time_since(now_ns, rx->gap_since_ns));
+		else if (retransmit && head_nacked(rx))
+			learn(&rx->repair_ns, eqds_time_since(now_ns, rx->head_ns));
 		advance(rx, nsegs, EQDS_RX_S_DONE);
 		rearm(rx, now_ns);
 		break;
@@ -177,7 +182,7 @@ bool eqds_rx_release(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq)
 		return false;
 	v = rx->slot[eqds_rx_slot(rx->rcv_nxt)];
 	if (!is_held(v)) {
-		if (eqds_time_since(now_ns, rx->gap_since_ns) < timeout_ns)
+		if (eqds_time_since(now_ns, rx->gap_since_ns) < eqds_rx_hold_after(rx, timeout_ns))
 			return false;
 		/* The hole timed out: give up on it, up to the next held packet. */
 		for (i = 0; i < EQDS_RX_AHEAD; i++)
@@ -200,7 +205,17 @@ bool eqds_rx_release(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq)
 
 u64 eqds_rx_deadline(const struct eqds_rx *rx, u64 timeout_ns)
 {
-	return rx->nheld ? rx->gap_since_ns + timeout_ns : 0;
+	return rx->nheld ? rx->gap_since_ns + eqds_rx_hold_after(rx, timeout_ns) : 0;
+}
+
+u64 eqds_rx_hold_after(const struct eqds_rx *rx, u64 timeout_ns)
+{
+	u64 nack = eqds_min_u64(eqds_rx_nack_after(rx, timeout_ns), timeout_ns / 2);
+	u64 after = nack + 2 * (u64)rx->repair_ns;
+
+	if (after < timeout_ns)
+		return timeout_ns;
+	return eqds_min_u64(after, EQDS_RX_HOLD_MAX * timeout_ns);
 }
 
 u64 eqds_rx_sack(const struct eqds_rx *rx)

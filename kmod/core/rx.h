@@ -62,6 +62,7 @@ struct eqds_rx {
 	u32	renack_hi;	/* second report: holes before this were again, */
 	u8	renack_left;	/* and this many more NACKs may be sent */
 	u32	skew_ns;	/* how long holes take to fill by themselves */
+	u32	repair_ns;	/* and NACKed ones to be resent */
 	bool	ce_echo;	/* a CE-marked arrival's path id to echo */
 	u8	ce_path;
 	u8	slot[EQDS_RX_SLOTS];	/* EQDS_RX_S_*, or a held packet's seq count */
@@ -138,22 +139,38 @@ static inline enum eqds_rx_verdict eqds_rx_data(struct eqds_rx *rx, u32 seq,
 /*
  * The next held packet that may go up the stack now: the one at rcv_nxt,
  * or, once the hole before the oldest held packet has been waited on for
- * timeout_ns, that packet after giving up on the hole. Returns true and its
- * first seq (the glue takes the packet from eqds_rx_slot(seq)); false when
- * nothing is due. Call until false after every arrival and timer expiry.
+ * eqds_rx_hold_after(timeout_ns), that packet after giving up on the hole.
+ * Returns true and its first seq (the glue takes the packet from
+ * eqds_rx_slot(seq)); false when nothing is due. Call until false after
+ * every arrival and timer expiry.
  *
- * A hole is given up on once some packet beyond it has been held for
- * timeout_ns. Without a timestamp per packet, holes are waited on in
- * batches: when the wait starts (the first packet held, or the previous
- * batch passed), every hole before a packet held at that moment belongs to
- * the batch, and the whole batch is given up on together a timeout later.
- * So no hole waits more than two timeouts, and losing more than one packet
- * per timeout does not make the window fall further and further behind.
+ * A hole is given up on once some packet beyond it has been held that
+ * long. Without a timestamp per packet, holes are waited on in batches:
+ * when the wait starts (the first packet held, or the previous batch
+ * passed), every hole before a packet held at that moment belongs to the
+ * batch, and the whole batch is given up on together a wait later. So no
+ * hole waits more than two such waits, and losing more than one packet
+ * per wait does not make the window fall further and further behind.
  */
 bool eqds_rx_release(struct eqds_rx *rx, u64 now_ns, u64 timeout_ns, u32 *seq);
 
 /* When the release timer must fire (0: no hole is being waited on). */
 u64 eqds_rx_deadline(const struct eqds_rx *rx, u64 timeout_ns);
+
+/*
+ * How long holes are waited on before they are given up on: timeout_ns,
+ * or longer where retransmissions take longer than the half of it the
+ * NACK delay leaves them. The time from the NACK of the hole at rcv_nxt
+ * to the
+ * retransmission that fills it is learnt as the skew is (a decaying
+ * maximum), and a hole is waited on for its NACK delay plus two such
+ * repairs (one lost NACK or retransmission is then repaired in time too),
+ * at most EQDS_RX_HOLD_MAX timeouts: over a path whose queue takes longer
+ * to drain than the timeout, TCP would otherwise see every loss as
+ * reordering first and retransmit what EQDS is about to deliver.
+ */
+#define EQDS_RX_HOLD_MAX	4
+u64 eqds_rx_hold_after(const struct eqds_rx *rx, u64 timeout_ns);
 
 /*
  * Loss recovery inside the reorder timeout. Sprayed packets fill holes

@@ -37,7 +37,8 @@
  * How long a hole may hold back the packets after it: longer than the delay
  * skew between paths (plus timer jitter), or spraying shows TCP reordering,
  * and long enough for a hole NACKed halfway (eqds_rx_nack_after) to be
- * resent, or TCP sees the loss.
+ * resent, or TCP sees the loss: where resending takes longer, holes wait
+ * longer (eqds_rx_hold_after).
  */
 #define EQDS_RXQ_REORDER_TIMEOUT_NS	16000000ull
 /* Acknowledge at least every this many data packets, */

@@ -644,6 +644,73 @@ TEST_P(rx_test, NackDelayFollowsTheObservedSkew)
 	EXPECT_EQ(eqds_rx_nack_after(&rx, T), T / 2);
 }
 
+// Retransmissions that take longer than the half of the timeout the NACK
+// delay leaves them (a slow path's queue): holes are waited on for the
+// NACK delay and two repairs as long as those seen, so the next slow
+// retransmission fills its hole instead of finding it given up on.
+TEST_P(rx_test, HolesWaitForSlowRetransmissions)
+{
+	constexpr u64 T = 8000000;
+	constexpr u64 REPAIR = 6000000;	// NACK to retransmission, ns
+	u32 seq, out;
+	u64 sack, now = 0;
+
+	// isn lost, isn + 1 held; the NACK goes out, the retransmission comes
+	// REPAIR later, inside the timeout.
+	ASSERT_EQ(eqds_rx_data(&rx, isn + 1, 1, now), EQDS_RX_HOLD);
+	now += eqds_rx_nack_after(&rx, T);
+	ASSERT_TRUE(eqds_rx_nack(&rx, now, T, &seq, &sack));
+	ASSERT_EQ(seq, isn);
+	now += REPAIR;
+	ASSERT_LT(now, T);
+	ASSERT_EQ(eqds_rx_packet(&rx, isn, 1, true, now), EQDS_RX_DELIVER);
+	ASSERT_TRUE(eqds_rx_release(&rx, now, T, &out));
+	EXPECT_EQ(out, isn + 1);
+	EXPECT_EQ(rx.repair_ns, REPAIR);
+	EXPECT_EQ(rx.skew_ns, 0u);
+	EXPECT_EQ(eqds_rx_hold_after(&rx, T), eqds_rx_nack_after(&rx, T) + 2 * REPAIR);
+
+	// Later isn + 2 is lost and its retransmission takes 1.5 repairs:
+	// past the timeout, inside the hold.
+	u64 t0 = now = 100000000;
+	ASSERT_EQ(eqds_rx_data(&rx, isn + 3, 1, now), EQDS_RX_HOLD);
+	EXPECT_EQ(eqds_rx_deadline(&rx, T), t0 + eqds_rx_hold_after(&rx, T));
+	now += eqds_rx_nack_after(&rx, T);
+	ASSERT_TRUE(eqds_rx_nack(&rx, now, T, &seq, &sack));
+	ASSERT_EQ(seq, isn + 2);
+	now += REPAIR * 3 / 2;
+	ASSERT_GT(now, t0 + T);
+	EXPECT_FALSE(eqds_rx_release(&rx, now, T, &out));
+	ASSERT_EQ(eqds_rx_packet(&rx, isn + 2, 1, true, now), EQDS_RX_DELIVER);
+	ASSERT_TRUE(eqds_rx_release(&rx, now, T, &out));
+	EXPECT_EQ(out, isn + 3);
+	EXPECT_EQ(rx.stats.skipped, 0u);
+	EXPECT_EQ(rx.stats.late, 0u);
+	// The larger repair is learnt at once.
+	EXPECT_EQ(rx.repair_ns, REPAIR * 3 / 2);
+}
+
+// However slow retransmissions were, a hole is given up on after
+// EQDS_RX_HOLD_MAX timeouts; with none seen, after the timeout.
+TEST_P(rx_test, HoldIsBounded)
+{
+	constexpr u64 T = 8000000;
+
+	EXPECT_EQ(eqds_rx_hold_after(&rx, T), T);
+	rx.repair_ns = 1000000;
+	EXPECT_EQ(eqds_rx_hold_after(&rx, T), T);
+	rx.repair_ns = 0xffffffffu;
+	EXPECT_EQ(eqds_rx_hold_after(&rx, T), EQDS_RX_HOLD_MAX * T);
+	u32 seq;
+
+	ASSERT_EQ(eqds_rx_data(&rx, isn + 1, 1, 0), EQDS_RX_HOLD);
+	EXPECT_EQ(eqds_rx_deadline(&rx, T), EQDS_RX_HOLD_MAX * T);
+	EXPECT_FALSE(eqds_rx_release(&rx, EQDS_RX_HOLD_MAX * T - 1, T, &seq));
+	ASSERT_TRUE(eqds_rx_release(&rx, EQDS_RX_HOLD_MAX * T, T, &seq));
+	EXPECT_EQ(seq, isn + 1);
+	EXPECT_EQ(rx.stats.skipped, 1u);
+}
+
 // The first seq just before 2^32 (and a few other places): everything above
 // runs across the wrap.
 INSTANTIATE_TEST_SUITE_P(Isn, rx_test,
