@@ -12,8 +12,9 @@
 # Under QEMU 7.2's multi-threaded TCG a vCPU can run a stale translation of
 # the int3 that text_poke_bp() puts over a site while it patches it, after
 # the patch is done: without tcg_int3.ko (EQDS_VM_TCG_INT3=0) the 6.12 guest
-# dies of "Oops: int3" within seconds (Documentation/testing.rst,
-# "Acceleration and timing").
+# dies of "Oops: int3" within seconds; 6.1, whose kprobes back up over the
+# stale int3 themselves, hangs, as it did with a tcg_int3.ko that had only
+# its die notifier (Documentation/testing.rst, "Acceleration and timing").
 set -u
 secs=${1:-120}
 T=/sys/kernel/tracing

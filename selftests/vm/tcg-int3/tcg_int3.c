@@ -18,7 +18,16 @@
  * from memory. The cmpxchg writes back only what is there, so a patch begun
  * meanwhile on another CPU is not undone. How many were absorbed:
  * /sys/module/tcg_int3/parameters/recovered.
+ *
+ * Where the trap goes first decides where that is done. Up to 6.1 the x86
+ * kprobes handler, which runs before the die notifiers, takes any int3 whose
+ * byte is gone for a probe just removed and backs up over it itself: the
+ * stale translation then traps again forever (6.1 hangs in textpoke.sh). So
+ * the byte is written back from an ftrace hook on kprobe_int3_handler(),
+ * before it decides; the die notifier backs up over what kprobes no longer
+ * claims (6.12), and writes the byte back itself only without the hook.
  */
+#include <linux/ftrace.h>
 #include <linux/kdebug.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
@@ -54,29 +63,62 @@ static inline void raw_write_cr0(unsigned long v)
 	asm volatile("mov %0, %%cr0" : : "r" (v) : "memory");
 }
 
+static bool hooked;
+
 /*
  * Int3 context (NMI-like, interrupts off, so nothing runs between the two
  * CR0 writes on this CPU): no locks, no printk.
  */
-static int stale_int3(struct notifier_block *nb, unsigned long val, void *data)
+static bool stale_int3_flush(struct pt_regs *regs)
 {
-	struct die_args *args = data;
-	struct pt_regs *regs = args->regs;
 	unsigned long cr0;
 	u8 *addr, op;
 
-	if (val != DIE_INT3 || !regs || user_mode(regs))
-		return NOTIFY_DONE;
+	if (!regs || user_mode(regs))
+		return false;
 	addr = (u8 *)(regs->ip - 1);
 	if (copy_from_kernel_nofault(&op, addr, 1) || op == INT3_OPCODE)
-		return NOTIFY_DONE;
+		return false;
 	cr0 = raw_cr0();
 	raw_write_cr0(cr0 & ~X86_CR0_WP);
 	/* Writes back what is there: the emulator then drops its stale copy. */
 	cmpxchg(addr, op, op);
 	raw_write_cr0(cr0);
-	regs->ip = (unsigned long)addr;
 	atomic_long_inc(&recovered);
+	return true;
+}
+
+/* Entry of kprobe_int3_handler(struct pt_regs *regs), in int3 context. */
+static void stale_int3_kprobes(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct pt_regs *fr = ftrace_get_regs(fregs);
+
+	if (fr)
+		stale_int3_flush((struct pt_regs *)regs_get_kernel_argument(fr, 0));
+}
+
+static struct ftrace_ops stale_int3_ops = {
+	.func = stale_int3_kprobes,
+	.flags = FTRACE_OPS_FL_SAVE_REGS,
+};
+
+static int stale_int3(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct die_args *args = data;
+	struct pt_regs *regs = args->regs;
+	u8 op;
+
+	if (val != DIE_INT3 || !regs || user_mode(regs))
+		return NOTIFY_DONE;
+	if (READ_ONCE(hooked)) {
+		if (copy_from_kernel_nofault(&op, (u8 *)(regs->ip - 1), 1) ||
+		    op == INT3_OPCODE)
+			return NOTIFY_DONE;
+	} else if (!stale_int3_flush(regs)) {
+		return NOTIFY_DONE;
+	}
+	regs->ip--;
 	return NOTIFY_STOP;
 }
 
@@ -87,11 +129,34 @@ static struct notifier_block stale_int3_nb = {
 
 static int __init tcg_int3_init(void)
 {
-	return register_die_notifier(&stale_int3_nb);
+	static unsigned char func[] = "kprobe_int3_handler";
+	int err;
+
+	err = register_die_notifier(&stale_int3_nb);
+	if (err)
+		return err;
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		return 0;
+	err = ftrace_set_filter(&stale_int3_ops, func, sizeof(func) - 1, 0);
+	if (!err)
+		err = register_ftrace_function(&stale_int3_ops);
+	if (err) {
+		ftrace_free_filter(&stale_int3_ops);
+		/* 6.12's kprobes leave stale traps to the notifier anyway. */
+		pr_info("tcg_int3: no ftrace hook on %s (%d): die notifier only\n", func, err);
+		return 0;
+	}
+	/* The notifier sees no trap that the hook has not seen first. */
+	WRITE_ONCE(hooked, true);
+	return 0;
 }
 
 static void __exit tcg_int3_exit(void)
 {
+	if (hooked) {
+		unregister_ftrace_function(&stale_int3_ops);
+		ftrace_free_filter(&stale_int3_ops);
+	}
 	unregister_die_notifier(&stale_int3_nb);
 }
 
