@@ -17,8 +17,14 @@ static bool over(const struct eqds_paths *p, u8 path)
 
 static void release(struct eqds_paths *p, u8 path)
 {
-	p->bad[path / 32] &= ~(1u << (path % 32));
+	u32 bit = 1u << (path % 32);
+
+	p->bad[path / 32] &= ~bit;
 	p->nbad--;
+	if (p->lost[path / 32] & bit) {
+		p->lost[path / 32] &= ~bit;
+		p->nlost--;
+	}
 }
 
 void eqds_paths_init(struct eqds_paths *p, u8 first, bool on)
@@ -90,13 +96,16 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost)
 	/*
 	 * Penalised again within twice its last penalty after it ended: the
 	 * path is still bad (a failed link, a link slower than its share):
-	 * twice as long. Later, or with half the ids penalised (marks and
+	 * twice as long. Later, or with half the ids penalised (marks or
 	 * losses then fall everywhere, the receiver's own link or the whole
 	 * fabric, and doubling would only keep the tunnel on fewer ids for
-	 * longer): a first penalty again.
+	 * longer): a first penalty again. For a loss, only ids penalised for
+	 * losses count: marks all over a busy fabric say nothing of a failed
+	 * link.
 	 */
 	since = p->lap - p->release[path];
-	if (since >= (1u << *strikes) || p->nbad >= EQDS_PATHS / 2)
+	if (since >= (1u << *strikes) ||
+	    (lost ? p->nlost : p->nbad) >= EQDS_PATHS / 2)
 		*strikes = 0;
 	if (*strikes < EQDS_PATHS_MAX_STRIKES)
 		(*strikes)++;
@@ -106,5 +115,9 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost)
 	p->release[path] = p->lap + (1u << (*strikes - 1)) + (path < p->next ? 1 : 0);
 	p->bad[path / 32] |= 1u << (path % 32);
 	p->nbad++;
+	if (lost) {
+		p->lost[path / 32] |= 1u << (path % 32);
+		p->nlost++;
+	}
 	p->stats.penalties++;
 }

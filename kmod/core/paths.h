@@ -30,10 +30,12 @@
  * sends on the id again.
  *
  * Marks or losses at the receiver's own link, or everywhere, say nothing
- * about paths: with half the ids penalised, penalties no longer double,
- * at most EQDS_PATHS_MAX_BAD ids are penalised at once, and penalties
- * beyond that are ignored (counted), so a tunnel always sprays over at
- * least a quarter of the ids.
+ * about paths: with half the ids penalised, marks no longer double their
+ * penalties, nor do losses with half the ids penalised for losses (marks
+ * all over a busy fabric do not excuse a failed link); at most
+ * EQDS_PATHS_MAX_BAD ids are penalised at once, and penalties beyond that
+ * are ignored (counted), so a tunnel always sprays over at least a quarter
+ * of the ids.
  *
  * State of one sending tunnel; the glue serialises calls (the tunnel's
  * lock in the module).
@@ -56,10 +58,12 @@ struct eqds_paths_stats {
 
 struct eqds_paths {
 	u32	bad[EQDS_PATHS / 32];	/* penalised ids */
+	u32	lost[EQDS_PATHS / 32];	/* of those, penalised for a loss */
 	u32	release[EQDS_PATHS];	/* the lap its penalty ends (wraps) */
 	u8	strikes[EQDS_PATHS];	/* penalties in a row */
 	u32	lap;			/* laps of the walk so far (wraps) */
 	u16	nbad;
+	u16	nlost;
 	u8	next;			/* the next id's turn */
 	bool	on;			/* penalties taken (path choice) */
 	struct eqds_paths_stats	stats;

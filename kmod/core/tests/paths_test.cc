@@ -5,6 +5,7 @@
 // path choice turned off.
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <set>
 #include <vector>
 
@@ -144,7 +145,8 @@ TEST(Paths, NewsOfPacketsSentBeforeThePenaltyIsIgnored)
 }
 
 // At the cap, ids whose penalty is over make room before a penalty is
-// refused; with half the ids penalised, penalties no longer double.
+// refused; with half the ids penalised, marks no longer double their
+// penalties, nor losses with half penalised for losses.
 TEST(Paths, CapReleasesWhatIsOverAndHalfStopsDoubling)
 {
 	struct eqds_paths p;
@@ -169,6 +171,28 @@ TEST(Paths, CapReleasesWhatIsOverAndHalfStopsDoubling)
 	eqds_paths_penalise(&p, 0, false);
 	EXPECT_GE(eqds_paths_nbad(&p), (u32)EQDS_PATHS / 2);
 	EXPECT_EQ(missed(&p, 0), 1u);
+	// The same with losses: a first loss's penalty again, not twice it.
+	const u32 first = 1u << (EQDS_PATHS_LOSS_STRIKES - 1);
+
+	eqds_paths_init(&p, 0, true);
+	walk(&p, 200);
+	for (u32 i = 0; i < 130; i++)
+		eqds_paths_penalise(&p, (u8)i, true);
+	EXPECT_EQ(missed(&p, 0), first);
+	eqds_paths_penalise(&p, 0, true);
+	EXPECT_EQ(missed(&p, 0), first);
+	// Half penalised for marks: a loss still doubles.
+	eqds_paths_init(&p, 0, true);
+	walk(&p, 200);
+	eqds_paths_penalise(&p, 0, true);
+	for (u32 i = 1; i < 130; i++)
+		eqds_paths_penalise(&p, (u8)i, false);
+	EXPECT_EQ(missed(&p, 0), first);
+	for (u32 i = 1; i < 130; i++)
+		eqds_paths_penalise(&p, (u8)i, false);
+	EXPECT_GE(eqds_paths_nbad(&p), (u32)EQDS_PATHS / 2);
+	eqds_paths_penalise(&p, 0, true);
+	EXPECT_EQ(missed(&p, 0), 2 * first);
 }
 
 // Marks at the receiver's own link fall on every id: at most
@@ -203,6 +227,54 @@ TEST(Paths, OffTakesNoPenalty)
 	eqds_paths_set_on(&p, true);
 	eqds_paths_penalise(&p, 2, false);
 	EXPECT_EQ(eqds_paths_next(&p), 3);
+}
+
+
+// A failed link amid congestion elsewhere: a quarter of the ids (those
+// leading to the failed link) lose every packet, and the other links are
+// so busy that most packets on them come back marked, as when a tunnel
+// pulled at its receiver's rate crosses a fabric that lost a quarter of
+// its capacity. News comes back a third of a lap after the send. The
+// failed ids' penalties must still double: each costs a loss every 8, 16,
+// 32... laps, a handful over 100 laps, not one every 9 laps.
+u64 losses_to_failed_link(u32 mark_every)
+{
+	struct news {
+		u64	sent;
+		u8	id;
+		bool	lost;	/* else marked */
+	};
+	struct eqds_paths p;
+	std::deque<news> flight;
+	const u64 delay = EQDS_PATHS / 3;
+	u64 lost = 0, sent = 0;
+
+	eqds_paths_init(&p, 0, true);
+	while (p.lap < 100) {
+		u8 id = eqds_paths_next(&p);
+
+		if (id % 4 == 1) {
+			lost++;
+			flight.push_back({ sent, id, true });
+		} else if (mark_every && sent % mark_every) {
+			flight.push_back({ sent, id, false });
+		}
+		sent++;
+		while (!flight.empty() && flight.front().sent + delay <= sent) {
+			eqds_paths_penalise(&p, flight.front().id, flight.front().lost);
+			flight.pop_front();
+		}
+	}
+	return lost;
+}
+
+TEST(Paths, FailedLinkBacksOffAmidMarksElsewhere)
+{
+	const u64 doubling = 64 * 6;	// laps 0, ~9, ~26, ~59, + news in flight
+
+	EXPECT_LE(losses_to_failed_link(0), doubling);
+	EXPECT_LE(losses_to_failed_link(3), doubling);	// 2 in 3 marked
+	EXPECT_LE(losses_to_failed_link(2), doubling);	// 1 in 2
 }
 
 }  // namespace
