@@ -163,6 +163,9 @@ static int put_stats(struct sk_buff *skb, struct eqds_net *en)
 	eqds_stats_sum(en->stats, v);
 	/* A gauge the datapath keeps in one atomic: it also enforces a limit. */
 	v[EQDS_STATS_A_QUEUED_BYTES] = atomic64_read(&en->queued_bytes);
+	spin_lock_bh(&en->sched_lock);
+	v[EQDS_STATS_A_PULL_RATE] = en->sched.rate_bps;
+	spin_unlock_bh(&en->sched_lock);
 	nest = nla_nest_start(skb, EQDS_A_STATS);
 	if (!nest)
 		return -EMSGSIZE;

@@ -83,8 +83,7 @@ MODULE_PARM_DESC(half_open_ms, "Lifetime in ms of a half-open receiving tunnel (
  * The receiver's reaction to core congestion (core/congestion.h; eqds.rst,
  * "Core congestion"), for every namespace when the module is loaded with
  * core_cc=1: CE marks on arriving data lower the pull rate, DCTCP-like, down
- * to 1/64 of the rate below. Off by default: it takes sched_lock for every
- * data packet, and it has run in the simulator, not yet in the selftests.
+ * to 1/64 of the rate below. Off by default (eqds.rst, "Limitations").
  */
 bool eqds_core_cc;
 module_param_named(core_cc, eqds_core_cc, bool, 0444);

@@ -18,6 +18,11 @@
  * host's bound on the namespace (policy.c) caps the result. The turn time
  * (module parameter pull_turn_us, core/pacer.h) is applied with the rate.
  *
+ * With core_cc, the receive path counts arriving data bytes, and those
+ * with a CE-marked outer header, in the per-CPU counters (socket.c); the
+ * timer passes their totals to the core congestion reaction when a window
+ * is due, so no lock is taken per packet.
+ *
  * Locking: the pacer's state (en->sched, en->cc, every receiving tunnel's
  * rx.pulls and rx.asl) is under en->sched_lock; a PULL's contents are
  * taken from its tunnel under t->lock, after sched_lock is dropped.
@@ -65,6 +70,10 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 
 	rcu_read_lock();
 	spin_lock_bh(&en->sched_lock);
+	if (eqds_core_cc && eqds_cc_due(&en->cc, now))
+		eqds_pacer_observe(&en->sched, &en->cc,
+				   eqds_stats_read(en->stats, EQDS_STATS_A_RX_ARRIVED_BYTES),
+				   eqds_stats_read(en->stats, EQDS_STATS_A_RX_CE_BYTES), now);
 	eqds_pacer_run(&en->sched, now, EQDS_PACER_MIN_NS, &plan);
 	eqds_count(en, EQDS_STATS_A_PACER_RUNS);
 	if (plan.late_bytes)
@@ -107,13 +116,6 @@ static u64 link_rate_bps(struct eqds_net *en)
 		mbit = ks.base.speed;
 	rtnl_unlock();
 	return mbit * 1000000;
-}
-
-void __eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce)
-{
-	spin_lock_bh(&en->sched_lock);
-	eqds_pacer_data(&en->sched, &en->cc, bytes, ce, ktime_get_ns());
-	spin_unlock_bh(&en->sched_lock);
 }
 
 static void update_rate(struct eqds_net *en)

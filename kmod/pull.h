@@ -13,16 +13,5 @@ void eqds_pull_init(struct eqds_net *en);
 void eqds_pull_stop(struct eqds_net *en);
 void eqds_pacer_kick(struct eqds_net *en);
 void eqds_pull_config_changed(struct eqds_net *en);
-void __eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce);
-
-/*
- * A data packet of bytes arrived, its outer header CE-marked or not. Inline
- * so that, with core_cc off (the default), the receive path pays one test.
- */
-static inline void eqds_pull_data(struct eqds_net *en, u32 bytes, bool ce)
-{
-	if (eqds_core_cc)
-		__eqds_pull_data(en, bytes, ce);
-}
 
 #endif /* _EQDS_PULL_H */

@@ -19,7 +19,6 @@
 #include "socket.h"
 #include "gro.h"
 #include "admit.h"
-#include "pull.h"
 
 static void outer_addrs(struct sk_buff *skb, struct eqds_addr *peer,
 			struct eqds_addr *local, u32 *ip_id, u8 *tos)
@@ -127,7 +126,10 @@ static int eqds_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	ce = INET_ECN_is_ce(tos);
 	if (pkt.next_proto != EQDS_NP_NONE) {
 		ecn_decap(skb, tos);	/* its IP header is pulled and sane */
-		eqds_pull_data(en, skb->len, ce);
+		/* The core congestion reaction's input (pull.c). */
+		eqds_stats_add(en->stats, EQDS_STATS_A_RX_ARRIVED_BYTES, skb->len);
+		if (ce)
+			eqds_stats_add(en->stats, EQDS_STATS_A_RX_CE_BYTES, skb->len);
 	}
 	eqds_rx_data_rcv(en, skb, &pkt, &peer, &local, ip_id, ce);
 	return 0;

@@ -25,6 +25,26 @@ void eqds_stats_free(struct eqds_pcpu_stats __percpu *stats)
 }
 
 /* @out has __EQDS_STATS_A_MAX entries. */
+/* One counter's total, for the datapath's own use (the pacer's). */
+u64 eqds_stats_read(struct eqds_pcpu_stats __percpu *stats, enum eqds_stats_attr idx)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct eqds_pcpu_stats *s = per_cpu_ptr(stats, cpu);
+		unsigned int start;
+		u64 v;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			v = u64_stats_read(&s->v[idx]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		sum += v;
+	}
+	return sum;
+}
+
 void eqds_stats_sum(struct eqds_pcpu_stats __percpu *stats, u64 *out)
 {
 	int cpu, i;

@@ -27,6 +27,7 @@ struct eqds_pcpu_stats {
 struct eqds_pcpu_stats __percpu *eqds_stats_alloc(void);
 void eqds_stats_free(struct eqds_pcpu_stats __percpu *stats);
 void eqds_stats_sum(struct eqds_pcpu_stats __percpu *stats, u64 *out);
+u64 eqds_stats_read(struct eqds_pcpu_stats __percpu *stats, enum eqds_stats_attr idx);
 
 static inline void eqds_stats_add(struct eqds_pcpu_stats __percpu *stats,
 				  enum eqds_stats_attr idx, u64 n)

@@ -14,6 +14,10 @@
 #  - with path choice on, the slow spine's path ids are held off, so the
 #    hosts get at least what they get natively, on average, and more than
 #    without path choice, and TCP retransmits next to nothing;
+#  - receivers pulling at 95 Mbit/s each offer the spines twice what they
+#    carry; TCP without ECN does not hear their marks, EQDS's receivers do
+#    with core_cc=1 (eqds.rst, "Core congestion"): they pull more slowly and
+#    the spines drop less;
 #  - a spine that drops every packet, both ways, during a transfer: the
 #    transfer completes intact, and with path choice on at most half as
 #    much of what follows goes to the failed spine as with it off.
@@ -51,6 +55,15 @@ setup() {
 	ip -n h2 link set vh2 gso_max_size 16384
 }
 
+# spine_drops: packets the queues towards leaf 2 dropped so far, in all.
+spine_drops() {
+	local k n=0
+	for k in $(seq $NSPINE); do
+		n=$((n + $(qdisc_stat l1 "u$k" tbf drops) + $(qdisc_stat "sp$k" d2 tbf drops)))
+	done
+	echo $n
+}
+
 # spine_bytes: bytes each spine sent towards leaf 2 so far.
 spine_bytes() {
 	local k
@@ -59,11 +72,13 @@ spine_bytes() {
 
 # run LABEL: iperf3 h1 -> h3 and h2 -> h4 at once; sets res_mbit (both
 # hosts' Mbit/s), res_retx and res_segs (TCP
-# retransmissions and segments of both) and res_share (the percentage of
-# the bytes each spine carried to leaf 2).
+# retransmissions and segments of both), res_share (the percentage of
+# the bytes each spine carried to leaf 2) and res_drops (packets the
+# queues towards leaf 2 dropped).
 run() {
-	local label=$1 i b0 b1 tb=0 n0=0 s0=0
+	local label=$1 i b0 b1 tb=0 n0=0 s0=0 d0
 	read -ra b0 <<< "$(spine_bytes | tr '\n' ' ')"
+	d0=$(spine_drops)
 	for i in 0 1; do
 		n0=$((n0 + $(nstat_get ${SRC[i]} TcpRetransSegs)))
 		s0=$((s0 + $(nstat_get ${SRC[i]} TcpOutSegs)))
@@ -91,6 +106,7 @@ for f in sys.argv[1:]:
 		res_segs=$((res_segs + $(nstat_get ${SRC[i]} TcpOutSegs)))
 	done
 	read -ra b1 <<< "$(spine_bytes | tr '\n' ' ')"
+	res_drops=$(($(spine_drops) - d0))
 	for i in $(seq 0 $((NSPINE - 1))); do
 		b1[i]=$((b1[i] - b0[i]))
 		tb=$((tb + b1[i]))
@@ -98,13 +114,16 @@ for f in sys.argv[1:]:
 	res_share=()
 	for i in $(seq 0 $((NSPINE - 1))); do res_share[i]=$((tb ? 100 * b1[i] / tb : 0)); done
 	echo "[${SECONDS}s] $label: ${res_mbit[*]/%/ Mbit/s}, TCP retransmitted $res_retx" \
-		"of $res_segs; spine shares ${res_share[*]/%/%} (spine $SLOW is the slow one)"
+		"of $res_segs; spine shares ${res_share[*]/%/%} (spine $SLOW is the slow one);" \
+		"$res_drops dropped towards leaf 2"
 }
 
-# eqds_on 0|1: reload eqds with path choice off or on, every host over EQDS.
+# eqds_on 0|1 [PARAM...]: reload eqds with path choice off or on (and any
+# other module parameters), every host over EQDS.
 eqds_on() {
-	local h
-	eqds_load path_choice="$1" || return 1
+	local h pc=$1
+	shift
+	eqds_load path_choice="$pc" "$@" || return 1
 	for h in h1 h2 h3 h4; do
 		ctl $h set dests 10.1.0.0/16,10.2.0.0/16 window 500 || return 1
 	done
@@ -130,6 +149,24 @@ on_slow=${res_share[SLOW - 1]}
 eqds_stats h1
 eqds_stats h3
 ctl h1 -s tunnel show 10.2.3.1 tx
+
+# Core congestion: the receivers pull at their links' 95 Mbit/s (set: veth
+# reports 10 Gbit/s), together more than twice what the spines carry to
+# leaf 2; then the same with them reacting to the spines' marks (core_cc).
+# TCP is not ECN-capable here (Linux's default asks for ECN only when the
+# peer does): the outer headers still are, and only EQDS hears the marks.
+pull_95() { ctl h3 set pull-rate 95 && ctl h4 set pull-rate 95; }
+for h in h1 h2 h3 h4; do ip netns exec $h sysctl -qw net.ipv4.tcp_ecn=0; done
+check "EQDS, path choice on, pulling at 95 Mbit/s" eval "eqds_on 1 && pull_95"
+run "EQDS, path choice on, pulling at 95 Mbit/s"
+p95_mbit=("${res_mbit[@]}") p95_retx=$res_retx p95_segs=$res_segs p95_drops=$res_drops
+check "EQDS, path choice and core_cc on" eval "eqds_on 1 core_cc=1 && pull_95"
+run "EQDS, path choice and core_cc on"
+cc_mbit=("${res_mbit[@]}") cc_retx=$res_retx cc_segs=$res_segs cc_drops=$res_drops
+cc_rate=("$(stat h3 pull_rate)" "$(stat h4 pull_rate)")
+cc_ce=("$(stat h3 rx_ce_bytes)" "$(stat h4 rx_ce_bytes)")
+eqds_stats h3
+for h in h1 h2 h3 h4; do ip netns exec $h sysctl -qw net.ipv4.tcp_ecn=1; done
 
 sum() { echo $(($1 + $2)); }
 all_ran=1
@@ -159,6 +196,20 @@ for m in "${native_mbit[@]}" "${off_mbit[@]}" "${on_mbit[@]}"; do [ "$m" -gt 0 ]
 	ok "TCP over EQDS with path choice: $on_retx retransmissions in $on_segs segments (natively $native_retx)" ||
 	fail "TCP over EQDS with path choice retransmits no more than natively" \
 		"$on_retx of $on_segs segments (natively $native_retx)"
+
+# core_cc: the marks reach the receivers, which pull more slowly than the
+# 95 Mbit/s set, and the spines' queues drop less than without core_cc.
+[ "${cc_ce[0]:-0}" -gt 0 ] && [ "${cc_ce[1]:-0}" -gt 0 ] &&
+	[ "${cc_rate[0]:-0}" -gt 0 ] && [ "${cc_rate[0]}" -lt 95000000 ] &&
+	[ "${cc_rate[1]:-0}" -gt 0 ] && [ "${cc_rate[1]}" -lt 95000000 ] &&
+	ok "core_cc: marked data lowers the pull rate (${cc_rate[*]} bit/s; ${cc_ce[*]} CE bytes)" ||
+	fail "core_cc: marked data lowers the pull rate" \
+		"pull_rate ${cc_rate[*]}, rx_ce_bytes ${cc_ce[*]}"
+[ "$cc_drops" -lt "$p95_drops" ] &&
+	ok "core_cc: the spines drop less ($cc_drops packets against $p95_drops)" ||
+	fail "core_cc: the spines drop less" "$cc_drops packets against $p95_drops"
+echo "core_cc: ${cc_mbit[*]} Mbit/s, $cc_retx TCP retransmissions in $cc_segs segments" \
+	"(without: ${p95_mbit[*]} Mbit/s, $p95_retx in $p95_segs)"
 
 # ---- a spine fails during a transfer ----
 # Spine 2 drops everything it would forward, both ways (routes unchanged,

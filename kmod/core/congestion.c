@@ -31,8 +31,8 @@ void eqds_cc_init(struct eqds_cc *cc, const struct eqds_cc_params *p,
 	cc->rate_bps = max_bps;
 	cc->alpha = 0;
 	cc->win_start_ns = 0;
-	cc->win_bytes = 0;
-	cc->win_ce = 0;
+	cc->seen_bytes = 0;
+	cc->seen_ce = 0;
 	cc->started = false;
 	cc->stats.windows = 0;
 	cc->stats.marked = 0;
@@ -65,27 +65,37 @@ void eqds_cc_set_max(struct eqds_cc *cc, u64 max_bps)
 }
 
 /*
- * The window [win_start_ns, now_ns) ends: update alpha, then the rate.
+ * The window [win_start_ns, now_ns), in which bytes arrived, ce of them
+ * marked, ends: update alpha, then the rate.
  * However long it lasted, it is one window: time without data earns no
  * increase, since a receiver whose senders stall after losses sees no data
  * either, and climbing back during the stall would overflow the core again
  * as soon as they resume (in the simulator's greedy 4:1 permutation,
  * counting idle intervals as unmarked cost 15% of the throughput).
  */
-static void close_window(struct eqds_cc *cc, u64 now_ns)
+static void close_window(struct eqds_cc *cc, u64 bytes, u64 ce, u64 now_ns)
 {
 	u64 step = eqds_div_u64(cc->max_bps, cc->p.ai_div);
-	u64 frac = 0, floor = eqds_cc_floor(cc);
+	u64 frac, floor = eqds_cc_floor(cc);
 	u32 g = cc->p.g_shift;
+	bool marked;
 
-	if (cc->win_bytes)
-		frac = eqds_div64_u64(cc->win_ce << EQDS_CC_ONE_SHIFT, cc->win_bytes);
-	if (frac > EQDS_CC_ONE)
-		frac = EQDS_CC_ONE;
+	/* Totals read from per-CPU counters may show a mark before its bytes. */
+	if (ce > bytes)
+		ce = bytes;
+	cc->stats.bytes += bytes;
+	cc->stats.ce_bytes += ce;
+	marked = ce != 0;
+	/* Keep ce << EQDS_CC_ONE_SHIFT in range however much arrived. */
+	while (bytes >> 40) {
+		bytes >>= 1;
+		ce >>= 1;
+	}
+	frac = eqds_div64_u64(ce << EQDS_CC_ONE_SHIFT, bytes);
 	/* alpha += (frac - alpha) / 2^g, without going negative. */
 	cc->alpha = (u32)((((u64)cc->alpha << g) - cc->alpha + frac) >> g);
 	cc->stats.windows++;
-	if (cc->win_ce) {
+	if (marked) {
 		/* rate *= 1 - alpha/2, in 2^10ths of alpha. */
 		u64 a10 = cc->alpha >> (EQDS_CC_ONE_SHIFT - 10);
 
@@ -98,28 +108,22 @@ static void close_window(struct eqds_cc *cc, u64 now_ns)
 
 		cc->rate_bps += step < room ? step : room;
 	}
-	cc->win_bytes = 0;
-	cc->win_ce = 0;
 	cc->win_start_ns = now_ns;
 }
 
-bool eqds_cc_data(struct eqds_cc *cc, u32 bytes, bool ce, u64 now_ns)
+bool eqds_cc_observe(struct eqds_cc *cc, u64 bytes, u64 ce_bytes, u64 now_ns)
 {
-	bool closed = false;
 	u64 before = cc->rate_bps;
 
-	if (!cc->started) {
+	if (cc->started) {
+		if (!eqds_cc_due(cc, now_ns) || bytes == cc->seen_bytes)
+			return false;
+		close_window(cc, bytes - cc->seen_bytes, ce_bytes - cc->seen_ce, now_ns);
+	} else {
 		cc->started = true;
 		cc->win_start_ns = now_ns;
-	} else if (eqds_time_since(now_ns, cc->win_start_ns) >= cc->p.interval_ns) {
-		close_window(cc, now_ns);
-		closed = true;
 	}
-	cc->win_bytes += bytes;
-	cc->stats.bytes += bytes;
-	if (ce) {
-		cc->win_ce += bytes;
-		cc->stats.ce_bytes += bytes;
-	}
-	return closed && cc->rate_bps != before;
+	cc->seen_bytes = bytes;
+	cc->seen_ce = ce_bytes;
+	return cc->rate_bps != before;
 }

@@ -9,8 +9,9 @@
  * pulled and lowers its pull rate, as DCTCP lowers a window:
  *
  *  - data arriving is observed in windows of at least interval_ns; a
- *    window ends with the first packet after that (a receiver with
- *    nothing arriving learns nothing, and its rate stays where it is);
+ *    window ends when it is observed after that with data in it (a
+ *    receiver with nothing arriving learns nothing, and its rate stays
+ *    where it is);
  *  - at the end of a window, alpha, the moving average of the fraction of
  *    bytes marked, is updated with gain 1/2^g_shift;
  *  - a window with a mark cuts the rate by alpha/2 (at most half), never
@@ -24,8 +25,12 @@
  * congested, not which one, so every sender is slowed; with spraying, each
  * tunnel's packets cross every core path anyway.
  *
- * Pure arithmetic on the state passed in, like the rest of the core: the
- * glue passes the time and serialises calls.
+ * The glue counts arriving bytes as running totals, in counters of its
+ * own (per-CPU in the module, so the receive path takes no lock), and
+ * passes them when a window is due: eqds_cc_observe() finds the window's
+ * bytes as the difference from the totals it saw last. Pure arithmetic on
+ * the state passed in, like the rest of the core: the glue passes the time
+ * and serialises calls.
  */
 #ifndef _EQDS_CORE_CONGESTION_H
 #define _EQDS_CORE_CONGESTION_H
@@ -61,9 +66,9 @@ struct eqds_cc {
 	u64	rate_bps;	/* current pull rate */
 	u32	alpha;		/* marked fraction's moving average, 2^20 = 1 */
 	u64	win_start_ns;	/* the current window began */
-	u64	win_bytes;	/* data bytes in it */
-	u64	win_ce;		/* marked bytes in it */
-	bool	started;	/* win_start_ns is valid */
+	u64	seen_bytes;	/* the glue's byte total when it began */
+	u64	seen_ce;	/* ... and its marked byte total */
+	bool	started;	/* win_start_ns and the totals are valid */
 	struct eqds_cc_stats	stats;
 };
 
@@ -81,12 +86,21 @@ void eqds_cc_init(struct eqds_cc *cc, const struct eqds_cc_params *p,
  * its fraction of the ceiling.
  */
 void eqds_cc_set_max(struct eqds_cc *cc, u64 max_bps);
+/* Whether eqds_cc_observe() at now_ns may close a window. */
+static inline bool eqds_cc_due(const struct eqds_cc *cc, u64 now_ns)
+{
+	return !cc->started ||
+	       eqds_time_since(now_ns, cc->win_start_ns) >= cc->p.interval_ns;
+}
+
 /*
- * A data packet of bytes arrived at now_ns, CE-marked or not. Returns true
- * when this closed a window and the rate changed (the glue then applies
+ * The data bytes that have arrived so far, and those of them CE-marked,
+ * as running totals (they may wrap) read at now_ns. The first call starts
+ * a window; a later one closes it when it is due and data arrived in it.
+ * Returns true when the rate changed (the glue then applies
  * eqds_cc_rate()).
  */
-bool eqds_cc_data(struct eqds_cc *cc, u32 bytes, bool ce, u64 now_ns);
+bool eqds_cc_observe(struct eqds_cc *cc, u64 bytes, u64 ce_bytes, u64 now_ns);
 
 static inline u64 eqds_cc_rate(const struct eqds_cc *cc)
 {

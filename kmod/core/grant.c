@@ -44,10 +44,10 @@ bool eqds_pacer_wake(struct eqds_sched *s, bool *armed, u64 now_ns)
 	return true;
 }
 
-void eqds_pacer_data(struct eqds_sched *s, struct eqds_cc *cc, u32 bytes,
-		     bool ce, u64 now_ns)
+void eqds_pacer_observe(struct eqds_sched *s, struct eqds_cc *cc, u64 bytes,
+			u64 ce_bytes, u64 now_ns)
 {
-	if (eqds_cc_data(cc, bytes, ce, now_ns))
+	if (eqds_cc_observe(cc, bytes, ce_bytes, now_ns))
 		eqds_sched_set_rate(s, eqds_cc_rate(cc), now_ns);
 }
 

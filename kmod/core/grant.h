@@ -50,11 +50,13 @@ void eqds_pacer_set_rate(struct eqds_sched *s, struct eqds_cc *cc, u64 rate_bps,
 			 bool react, u64 now_ns);
 
 /*
- * A data packet of bytes arrived at now_ns, its outer header CE-marked or
- * not: the congestion reaction (congestion.h) may change the pull rate.
+ * The data bytes arrived so far and those of them with a CE-marked outer
+ * header, as running totals, at now_ns: the congestion reaction
+ * (congestion.h, eqds_cc_observe()) may change the pull rate. The glue
+ * calls it at the start of each pacer run when eqds_cc_due().
  */
-void eqds_pacer_data(struct eqds_sched *s, struct eqds_cc *cc, u32 bytes,
-		     bool ce, u64 now_ns);
+void eqds_pacer_observe(struct eqds_sched *s, struct eqds_cc *cc, u64 bytes,
+			u64 ce_bytes, u64 now_ns);
 
 /*
  * One PULL packet due: quanta more pulls for the sender whose receive state

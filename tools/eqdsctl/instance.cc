@@ -83,6 +83,9 @@ const std::vector<StatInfo> kStats = {
 	{EQDS_STATS_A_MTU_SPLIT, "mtu_split"},
 	{EQDS_STATS_A_MTU_FRAGMENTED, "mtu_fragmented"},
 	{EQDS_STATS_A_SMALL_BORROWED, "small_borrowed"},
+	{EQDS_STATS_A_RX_ARRIVED_BYTES, "rx_arrived_bytes"},
+	{EQDS_STATS_A_RX_CE_BYTES, "rx_ce_bytes"},
+	{EQDS_STATS_A_PULL_RATE, "pull_rate"},
 };
 
 // The header calls EQDS_A_DESTS a "nest of EQDS_A_DEST" but defines no such

@@ -303,6 +303,9 @@ enum eqds_stats_attr {
 	EQDS_STATS_A_MTU_SPLIT,		/* tx: GSO packets resized or segmented to fit */
 	EQDS_STATS_A_MTU_FRAGMENTED,	/* tx: packets fragmented outside to fit */
 	EQDS_STATS_A_SMALL_BORROWED,	/* tx: small packets sent on borrowed credit */
+	EQDS_STATS_A_RX_ARRIVED_BYTES,	/* rx: data bytes arrived, before reordering */
+	EQDS_STATS_A_RX_CE_BYTES,	/* rx: ... of them with a CE-marked outer header */
+	EQDS_STATS_A_PULL_RATE,		/* rx: the pull pacer's rate now, bit/s (gauge) */
 	__EQDS_STATS_A_MAX
 };
 

@@ -18,21 +18,35 @@ struct cc_fixture : public ::testing::Test {
 	struct eqds_cc cc;
 	struct eqds_cc_params p;
 	u64 now = 1000 * US;
+	u64 bytes = 0, ce_bytes = 0;	// the glue's running totals
 
 	void SetUp() override
 	{
 		eqds_cc_default_params(&p);
 		eqds_cc_init(&cc, &p, MAX);
+		observe(now);
 	}
 
-	// One interval of n packets, the first marked of them marked; the
-	// next interval's first packet closes it. Returns the rate after.
+	void arrive(u32 n, bool ce)
+	{
+		bytes += n;
+		if (ce)
+			ce_bytes += n;
+	}
+
+	bool observe(u64 t)
+	{
+		return eqds_cc_observe(&cc, bytes, ce_bytes, t);
+	}
+
+	// One interval of n packets, the first marked of them marked, observed
+	// when the interval is over. Returns the rate after.
 	u64 window(u32 n, u32 marked)
 	{
 		for (u32 i = 0; i < n; i++)
-			eqds_cc_data(&cc, PKT, i < marked, now + i * (p.interval_ns / n));
+			arrive(PKT, i < marked);
 		now += p.interval_ns;
-		eqds_cc_data(&cc, 0, false, now);
+		observe(now);
 		return eqds_cc_rate(&cc);
 	}
 };
@@ -50,13 +64,37 @@ TEST_F(cc_fixture, StartsAtTheCeilingAndStaysThereUnmarked)
 
 TEST_F(cc_fixture, NoWindowClosesBeforeTheInterval)
 {
-	for (u32 i = 0; i < 100; i++)
-		EXPECT_FALSE(eqds_cc_data(&cc, PKT, true, now + i * (p.interval_ns / 100)));
+	for (u32 i = 0; i < 100; i++) {
+		arrive(PKT, true);
+		EXPECT_FALSE(eqds_cc_due(&cc, now + i * (p.interval_ns / 100)));
+		EXPECT_FALSE(observe(now + i * (p.interval_ns / 100)));
+	}
 	EXPECT_EQ(cc.stats.windows, 0u);
 	EXPECT_EQ(eqds_cc_rate(&cc), MAX);
-	// The first packet one interval after the window began closes it.
-	EXPECT_TRUE(eqds_cc_data(&cc, PKT, false, now + p.interval_ns));
+	// The first observation one interval after the window began closes it.
+	EXPECT_TRUE(eqds_cc_due(&cc, now + p.interval_ns));
+	EXPECT_TRUE(observe(now + p.interval_ns));
 	EXPECT_LT(eqds_cc_rate(&cc), MAX);
+	EXPECT_EQ(cc.stats.bytes, 100u * PKT);
+	EXPECT_EQ(cc.stats.ce_bytes, 100u * PKT);
+}
+
+TEST_F(cc_fixture, AWindowWithoutDataStaysOpen)
+{
+	window(10, 10);
+	u64 rate = eqds_cc_rate(&cc);
+
+	// Due many times over with nothing arriving: no window closes.
+	for (int k = 1; k <= 100; k++)
+		EXPECT_FALSE(observe(now + k * p.interval_ns));
+	EXPECT_EQ(cc.stats.windows, 1u);
+	EXPECT_EQ(eqds_cc_rate(&cc), rate);
+	// The data that comes then closes it, at the next observation.
+	now += 100 * p.interval_ns;
+	arrive(PKT, true);
+	EXPECT_TRUE(observe(now));
+	EXPECT_EQ(cc.stats.windows, 2u);
+	EXPECT_LT(eqds_cc_rate(&cc), rate);
 }
 
 TEST_F(cc_fixture, AlphaIsTheMovingAverageOfTheMarkedFraction)
@@ -98,6 +136,7 @@ TEST_F(cc_fixture, ACutNeverExceedsHalf)
 	for (int i = 0; i < 100; i++)
 		window(10, 10);
 	eqds_cc_init(&cc, &p, MAX);
+	observe(now);
 	cc.alpha = EQDS_CC_ONE;
 	// alpha at 1 stays 1 with every byte marked: exactly half.
 	EXPECT_EQ(window(10, 10), MAX - MAX / 2);
@@ -129,17 +168,20 @@ TEST_F(cc_fixture, TimeWithoutDataEarnsNothing)
 	u64 step = MAX / EQDS_CC_AI_DIV;
 
 	// Unmarked data, then a silence of 50 intervals: one window, one step.
-	eqds_cc_data(&cc, PKT, false, now);
+	arrive(PKT, false);
 	now += 50 * p.interval_ns;
-	EXPECT_TRUE(eqds_cc_data(&cc, PKT, false, now));
+	EXPECT_TRUE(observe(now));
 	EXPECT_EQ(eqds_cc_rate(&cc), low + step);
-	// A marked packet, then silence: one cut when data comes back.
-	now += p.interval_ns;
-	eqds_cc_data(&cc, PKT, true, now);
+	// Silence, observed: no climb.
+	for (int k = 1; k <= 1000; k++)
+		observe(now + k * p.interval_ns);
+	EXPECT_EQ(eqds_cc_rate(&cc), low + step);
+	// A marked packet after it: one cut.
+	now += 1000 * p.interval_ns;
+	arrive(PKT, true);
 	u64 before = eqds_cc_rate(&cc);
 
-	now += 1000 * p.interval_ns;
-	EXPECT_TRUE(eqds_cc_data(&cc, PKT, false, now));
+	EXPECT_TRUE(observe(now));
 	u64 a10 = cc.alpha >> (EQDS_CC_ONE_SHIFT - 10);
 
 	EXPECT_EQ(eqds_cc_rate(&cc), before - (((before >> 10) * a10) >> 1));
@@ -187,16 +229,46 @@ TEST_F(cc_fixture, ExtremesStayInRange)
 	eqds_cc_init(&cc, &bad, HUGE_RATE);
 	EXPECT_EQ(cc.p.interval_ns, 1u);
 	EXPECT_EQ(cc.p.g_shift, 1);
-	for (u64 t = 0; t < 100; t++)
-		eqds_cc_data(&cc, 0xffffffffu, t & 1, now + t * 7);
+	for (u64 t = 0; t < 100; t++) {
+		arrive(0xffffffffu, t & 1);
+		observe(now + t * 7);
+	}
 	EXPECT_LE(eqds_cc_rate(&cc), HUGE_RATE);
 	EXPECT_GE(eqds_cc_rate(&cc), eqds_cc_floor(&cc));
 	EXPECT_LE(cc.alpha, EQDS_CC_ONE);
 	// A clock that steps back closes nothing and cuts nothing.
 	eqds_cc_init(&cc, &p, MAX);
-	eqds_cc_data(&cc, PKT, true, now);
-	EXPECT_FALSE(eqds_cc_data(&cc, PKT, true, now - 5 * p.interval_ns));
+	observe(now);
+	arrive(PKT, true);
+	EXPECT_FALSE(observe(now - 5 * p.interval_ns));
 	EXPECT_EQ(eqds_cc_rate(&cc), MAX);
+	// Totals that wrap count what arrived since the last observation.
+	eqds_cc_init(&cc, &p, MAX);
+	bytes = ~0ull - 4 * PKT;
+	ce_bytes = ~0ull - 2 * PKT;
+	observe(now);
+	window(10, 10);
+	EXPECT_EQ(cc.stats.bytes, 10u * PKT);
+	EXPECT_EQ(cc.stats.ce_bytes, 10u * PKT);
+	EXPECT_NEAR((double)cc.alpha / EQDS_CC_ONE, 1.0 / 16, 1e-4);
+	// A mark counted before its bytes (per-CPU totals read one after the
+	// other): the window is taken as all marked, never more.
+	eqds_cc_init(&cc, &p, MAX);
+	observe(now);
+	arrive(PKT, true);
+	ce_bytes += PKT;
+	now += p.interval_ns;
+	observe(now);
+	EXPECT_EQ(cc.stats.ce_bytes, cc.stats.bytes);
+	EXPECT_NEAR((double)cc.alpha / EQDS_CC_ONE, 1.0 / 16, 1e-4);
+	// More bytes than fit the fraction's arithmetic: still a fraction.
+	eqds_cc_init(&cc, &p, MAX);
+	observe(now);
+	bytes += 1ull << 62;
+	ce_bytes += 1ull << 61;
+	now += p.interval_ns;
+	observe(now);
+	EXPECT_NEAR((double)cc.alpha / EQDS_CC_ONE, 0.5 / 16, 1e-4);
 	// A zero ceiling stays zero.
 	eqds_cc_init(&cc, &p, 0);
 	window(10, 10);

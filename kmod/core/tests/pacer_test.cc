@@ -1246,19 +1246,24 @@ TEST(PacerRate, DataMarksMoveTheRate)
 	struct eqds_sched s;
 	struct eqds_cc cc;
 	struct eqds_cc_params ccp;
-	u64 t = 0;
+	u64 t = 0, bytes = 0, ce_bytes = 0;
 
 	eqds_cc_default_params(&ccp);
 	eqds_cc_init(&cc, &ccp, 10000000000ull);
 	eqds_sched_init(&s, 10000000000ull, Q, BURST, 0);
-	for (int i = 0; i < 100; i++, t += 20 * US)
-		eqds_pacer_data(&s, &cc, 1500, true, t);
+	for (int i = 0; i < 100; i++, t += 20 * US) {
+		bytes += 1500;
+		ce_bytes += 1500;
+		eqds_pacer_observe(&s, &cc, bytes, ce_bytes, t);
+	}
 	EXPECT_LT(s.rate_bps, 10000000000ull);
 	EXPECT_EQ(s.rate_bps, eqds_cc_rate(&cc));
 	u64 low = s.rate_bps;
 
-	for (int i = 0; i < 100; i++, t += 20 * US)
-		eqds_pacer_data(&s, &cc, 1500, false, t);
+	for (int i = 0; i < 100; i++, t += 20 * US) {
+		bytes += 1500;
+		eqds_pacer_observe(&s, &cc, bytes, ce_bytes, t);
+	}
 	EXPECT_GT(s.rate_bps, low);
 	EXPECT_EQ(s.rate_bps, eqds_cc_rate(&cc));
 }

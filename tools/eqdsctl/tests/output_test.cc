@@ -65,8 +65,9 @@ TEST(Text, WithStats)
 		  "  window 150  queue-limit 100  idle-timeout 10000ms\n"
 		  "  dests none\n"
 		  "  tx: packets 0  bytes 1  drops 8  ctrl 12\n"
-		  "  rx: packets 2  bytes 3  drops 7  ctrl 11\n"
+		  "  rx: packets 2  bytes 3  drops 7  ctrl 11  arrived-bytes 62  ce-bytes 63\n"
 		  "  pulls: sent 4  rcvd 5  credit-refused 27  pacer-runs 52  pacer-late-bytes 53\n"
+		  "         rate 64\n"
 		  "  tunnels: alive 6  created 9  reaped 10  restarts 18\n"
 		  "  ctrl: acks-sent 13  nacks-sent 14  nacks-rcvd 15  rsts-sent 16  rsts-rcvd 17\n"
 		  "        challenges-sent 45  fins-sent 46  fins-rcvd 47\n"
@@ -148,7 +149,8 @@ TEST(Json, Defaults)
 				 "\"pacer_runs\":52,\"pacer_late_bytes\":53,"
 				 "\"drop_deliver\":54,\"drop_local_port\":55,"
 				 "\"outer_id_rewritten\":56,\"outer_id_fallback\":57,\"icmp_rcvd\":58,"
-				 "\"mtu_split\":59,\"mtu_fragmented\":60,\"small_borrowed\":61}}\n";
+				 "\"mtu_split\":59,\"mtu_fragmented\":60,\"small_borrowed\":61,"
+				 "\"rx_arrived_bytes\":62,\"rx_ce_bytes\":63,\"pull_rate\":64}}\n";
 	EXPECT_EQ(s.substr(0, head.size()), head);
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
@@ -218,7 +220,7 @@ TEST(Json, Pretty)
 	EXPECT_EQ(s.substr(0, 30), "{\n  \"version\": \"0.1.0\",\n  \"por");
 	EXPECT_NE(s.find("  \"dests\": [\n    \"10.0.0.0/24\",\n    \"fd00::/64\"\n  ],\n"),
 		  std::string::npos);
-	const std::string tail = "    \"small_borrowed\": 61\n  }\n}\n";
+	const std::string tail = "    \"pull_rate\": 64\n  }\n}\n";
 	ASSERT_GE(s.size(), tail.size());
 	EXPECT_EQ(s.substr(s.size() - tail.size()), tail);
 }

@@ -27,8 +27,9 @@ void PullPacer::configure()
 
 void PullPacer::data_arrived(uint32_t bytes, bool ce)
 {
-	if (host_.cfg().cc)
-		eqds_pacer_data(&sched_, &cc_, bytes, ce, host_.now());
+	arrived_bytes_ += bytes;
+	if (ce)
+		ce_bytes_ += bytes;
 }
 
 void PullPacer::kick()
@@ -41,6 +42,8 @@ void PullPacer::run()
 {
 	struct eqds_pacer_plan plan;
 
+	if (host_.cfg().cc && eqds_cc_due(&cc_, host_.now()))
+		eqds_pacer_observe(&sched_, &cc_, arrived_bytes_, ce_bytes_, host_.now());
 	eqds_pacer_run(&sched_, host_.now(), host_.cfg().pacer_min_interval, &plan);
 	busy_us_ = plan.busy_us;
 	if (plan.rearm)

@@ -28,8 +28,8 @@ public:
 	// up to date from the scheduler's backlog.
 	void update_busy() { busy_us_ = eqds_sched_busy_us(&sched_); }
 	uint16_t busy_us() const { return busy_us_; }
-	// A data packet arrived (CE-marked or not): with the congestion
-	// reaction on, it may change the pull rate.
+	// A data packet arrived (CE-marked or not): counted in the totals that
+	// the next run passes the congestion reaction (socket.c's counters).
 	void data_arrived(uint32_t bytes, bool ce);
 	const struct eqds_cc &cc() const { return cc_; }
 	uint64_t rate_bps() const { return sched_.rate_bps; }
@@ -44,6 +44,8 @@ private:
 	struct eqds_sched sched_;
 	struct eqds_cc cc_;
 	uint64_t max_bps_ = 0;	// the configured rate, the reaction's ceiling
+	uint64_t arrived_bytes_ = 0;	// data bytes arrived, running total
+	uint64_t ce_bytes_ = 0;	// ... of which CE-marked
 	bool armed_ = false;
 	uint16_t busy_us_ = 0;
 	Timer timer_;
