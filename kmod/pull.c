@@ -47,6 +47,7 @@ static void send_pull(struct eqds_net *en, const struct eqds_grant *g)
 	struct eqds_addr local;
 
 	spin_lock_bh(&t->lock);
+	eqds_rxt_learn_paths(t);
 	if (t->dead || !eqds_grant_pull(&t->rx, g, EQDS_QUANTUM, READ_ONCE(en->busy_us),
 					&t->path, &pkt)) {
 		spin_unlock_bh(&t->lock);

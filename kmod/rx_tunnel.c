@@ -142,6 +142,34 @@ static void keep_held(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
  * The plan's effects under the lock: counters, the next path id, the
  * timer. What it sends goes after the unlock (send_acks()).
  */
+/*
+ * Our control packets to the peer skip the path ids that our data to it
+ * avoids (core/paths.h, eqds_paths_next_clear()): they cross the same
+ * links, and a failed one would lose our acks and pulls as it loses the
+ * data. Copied at most once a jiffy; the sending tunnel's bad ids are read
+ * without its lock, so the copy may be a word stale, which costs at most
+ * one packet on a bad path. Caller holds t->lock and rcu_read_lock().
+ */
+void eqds_rxt_learn_paths(struct eqds_rxt *t)
+{
+	u32 bad[EQDS_PATHS / 32];
+	struct eqds_txt *tx;
+	int i;
+
+	lockdep_assert_held(&t->lock);
+	if (!time_after(jiffies, t->avoid_at))
+		return;
+	t->avoid_at = jiffies;
+	tx = eqds_txt_lookup(t->en, &t->peer);
+	if (!tx) {
+		eqds_rx_avoid(&t->rx, NULL);
+		return;
+	}
+	for (i = 0; i < EQDS_PATHS / 32; i++)
+		bad[i] = READ_ONCE(tx->q.paths.bad[i]);
+	eqds_rx_avoid(&t->rx, bad);
+}
+
 static void plan_commit(struct eqds_rxt *t, const struct eqds_rxq_plan *p)
 {
 	u64 skipped = 0, when;
@@ -309,6 +337,7 @@ void eqds_rx_data_rcv(struct eqds_net *en, struct sk_buff *skb,
 
 	__skb_queue_head_init(&out);
 	spin_lock(&t->lock);
+	eqds_rxt_learn_paths(t);
 	eqds_rxq_plan_init(&plan, t->path);
 	if (unlikely(t->dead)) {
 		spin_unlock(&t->lock);
@@ -425,6 +454,7 @@ static enum hrtimer_restart rxt_timer(struct hrtimer *timer)
 	 * releases nothing and re-arms for a deadline already past.
 	 */
 	now = now_ns();
+	eqds_rxt_learn_paths(t);
 	eqds_rxq_plan_init(&plan, t->path);
 	if (!t->dead) {
 		release(t, now, &out, &plan);
@@ -445,6 +475,7 @@ void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg)
 	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	t->timer.function = rxt_timer;
 	t->last_used = jiffies;
+	t->avoid_at = jiffies - 1;	/* the first control packet copies */
 	/* Epoch 0: no sender epoch yet; the first SYN sets it. */
 	eqds_rx_init(&t->rx, 0, cfg->window, EQDS_SCHED_TURN_QUANTA);
 	/* Not on the list yet: no sched_lock needed. */

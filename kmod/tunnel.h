@@ -150,7 +150,7 @@ struct eqds_txt {
 /*
  * Receiving side of one sender.
  * Locking: ->lock (BH) protects the reorder state (rx except pulls and asl),
- * ->held and ->path. rx.pulls and rx.asl belong to the namespace's pull scheduler
+ * ->held, ->path and ->avoid_at. rx.pulls and rx.asl belong to the namespace's pull scheduler
  * and are protected by eqds_net->sched_lock. Lock order: ->lock, then
  * sched_lock.
  */
@@ -173,6 +173,7 @@ struct eqds_rxt {
 	bool dead;
 	bool listed;			/* in en->rxt_ids, announced */
 	u8 path;
+	unsigned long avoid_at;		/* jiffies rx.avoid was last copied */
 	u16 quantum;			/* wire quantum we pull with */
 	struct eqds_rx rx;
 	struct eqds_epoch_guard guard;	/* who may replace rx.epoch */

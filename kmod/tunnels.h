@@ -38,6 +38,7 @@ void eqds_txt_setup(struct eqds_txt *t, const struct eqds_config *cfg);
 void eqds_txt_purge(struct eqds_txt *t);
 bool eqds_txt_idle(struct eqds_txt *t, unsigned long timeout);
 void eqds_rxt_setup(struct eqds_rxt *t, const struct eqds_config *cfg);
+void eqds_rxt_learn_paths(struct eqds_rxt *t);
 void eqds_rxt_purge(struct eqds_rxt *t);
 bool eqds_rxt_idle(struct eqds_rxt *t, unsigned long timeout);
 

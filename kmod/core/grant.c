@@ -106,7 +106,7 @@ bool eqds_grant_pull(struct eqds_rx *rx, const struct eqds_grant *g, u32 quantum
 	pkt->hlen = EQDS_CTRL_HLEN;
 	pkt->flags = EQDS_F_SYN | EQDS_F_ACK | EQDS_F_PULL;
 	pkt->epoch = g->epoch;
-	pkt->path_id = (*path)++;
+	pkt->path_id = eqds_paths_next_clear(rx->avoid, path);
 	eqds_rx_echo_ce(rx, &pkt->next_proto, &pkt->path_id);
 	pkt->ctrl.ack = rx->rcv_nxt;
 	pkt->ctrl.sack = eqds_rx_sack(rx);

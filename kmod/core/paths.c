@@ -39,6 +39,20 @@ bool eqds_paths_is_bad(const struct eqds_paths *p, u8 path)
 	return bad_bit(p, path) && !over(p, path);
 }
 
+u8 eqds_paths_next_clear(const u32 *avoid, u8 *next)
+{
+	u8 id = *next;
+	u32 i;
+
+	for (i = 0; i < EQDS_PATHS; i++, id++)
+		if (!(avoid[id / 32] & (1u << (id % 32))))
+			break;
+	if (i == EQDS_PATHS)
+		id = *next;
+	*next = (u8)(id + 1);
+	return id;
+}
+
 /* The walk moves on from path: a lap ends each time it passes 255. */
 static u8 step(struct eqds_paths *p, u8 path)
 {

@@ -90,6 +90,15 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost);
 /* Is path penalised (its penalty not yet over)? */
 bool eqds_paths_is_bad(const struct eqds_paths *p, u8 path);
 
+/*
+ * The next id from *next on that is not set in avoid (EQDS_PATHS bits: a
+ * copy of a sending tunnel's bad[]), or *next itself if every id is;
+ * *next moves past it. The receiving tunnel's control packets take their
+ * ids so, avoiding what the data to the same host avoids: the same ids
+ * hash onto the same links (with one address per host).
+ */
+u8 eqds_paths_next_clear(const u32 *avoid, u8 *next);
+
 /* Ids penalised, some of which may be over and not yet seen to be. */
 static inline u32 eqds_paths_nbad(const struct eqds_paths *p)
 {

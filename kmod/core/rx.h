@@ -23,6 +23,7 @@
 #include <linux/eqds_wire.h>
 #include "credit.h"
 #include "pacer.h"
+#include "paths.h"
 
 #define EQDS_RX_AHEAD	512
 #define EQDS_RX_SLOTS	(2 * EQDS_RX_AHEAD)
@@ -65,6 +66,11 @@ struct eqds_rx {
 	u32	repair_ns;	/* and NACKed ones to be resent */
 	bool	ce_echo;	/* a CE-marked arrival's path id to echo */
 	u8	ce_path;
+	/*
+	 * Path ids for control packets to skip: the glue's copy of the bad
+	 * ids of its host's sending tunnel to the peer (eqds_rx_avoid()).
+	 */
+	u32	avoid[EQDS_PATHS / 32];
 	u8	slot[EQDS_RX_SLOTS];	/* EQDS_RX_S_*, or a held packet's seq count */
 	struct eqds_pullgen	pulls;
 	struct eqds_asl_node	asl;
@@ -117,6 +123,19 @@ static inline void eqds_rx_ce(struct eqds_rx *rx, u8 path)
 {
 	rx->ce_path = path;
 	rx->ce_echo = true;
+}
+
+/*
+ * The ids that our data to the peer avoids, bad[] of its sending tunnel's
+ * paths (EQDS_PATHS bits), or NULL when there is none: control packets to
+ * it skip them from now on.
+ */
+static inline void eqds_rx_avoid(struct eqds_rx *rx, const u32 *bad)
+{
+	u32 i;
+
+	for (i = 0; i < EQDS_PATHS / 32; i++)
+		rx->avoid[i] = bad ? bad[i] : 0;
 }
 
 /* A control packet being built carries the pending echo: its options and path id. */

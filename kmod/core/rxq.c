@@ -68,10 +68,9 @@ static void plan(struct eqds_rx *rx, struct eqds_rxq_plan *p, u8 extra, u32 ack,
 	 */
 	if (!(p->send && (p->ack.opts & EQDS_CO_CE))) {
 		p->ack.opts = 0;
-		p->ack.path = p->path;
+		p->ack.path = eqds_paths_next_clear(rx->avoid, &p->path);
 		eqds_rx_echo_ce(rx, &p->ack.opts, &p->ack.path);
 	}
-	p->path++;
 	p->send = true;
 	rx->since_ack = 0;
 }
@@ -90,7 +89,7 @@ static void plan_nack(struct eqds_rx *rx, struct eqds_rxq_plan *p, u32 seq, u64 
 	m->flags = EQDS_F_NACK | (sack ? EQDS_F_SACK : 0);
 	m->ack = seq;
 	m->sack = sack;
-	m->path = p->path++;
+	m->path = eqds_paths_next_clear(rx->avoid, &p->path);
 }
 
 /* Fire at when, unless the timer is due earlier already. */

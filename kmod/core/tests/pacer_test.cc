@@ -1163,6 +1163,14 @@ TEST(GrantPull, ThePullPacket)
 	ASSERT_TRUE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 0, &path, &pkt));
 	EXPECT_EQ(pkt.next_proto, 0);
 	EXPECT_EQ(pkt.path_id, 2);
+
+	// Ids that our data to the sender avoids: the PULL skips them too.
+	u32 bad[EQDS_PATHS / 32] = { 0x38 };	// ids 3, 4, 5
+
+	eqds_rx_avoid(&p.rx[0], bad);
+	ASSERT_TRUE(eqds_grant_pull(&p.rx[0], &plan.grant[0], Q, 0, &path, &pkt));
+	EXPECT_EQ(pkt.path_id, 6);
+	EXPECT_EQ(path, 7);
 }
 
 // A grant for an epoch the tunnel has left sends nothing and takes no path.

@@ -268,6 +268,33 @@ u64 losses_to_failed_link(u32 mark_every)
 	return lost;
 }
 
+// The next id clear of a copy of bad[]: in turn, skipping set ids,
+// across the wrap; with every id set, the next one all the same.
+TEST(Paths, NextClearSkipsAvoidedIds)
+{
+	u32 avoid[EQDS_PATHS / 32] = {};
+	u8 next = 254;
+
+	avoid[254 / 32] |= 1u << (254 % 32);
+	avoid[255 / 32] |= 1u << (255 % 32);
+	avoid[0] |= 1u;
+	EXPECT_EQ(eqds_paths_next_clear(avoid, &next), 1u);
+	EXPECT_EQ(next, 2u);
+	EXPECT_EQ(eqds_paths_next_clear(avoid, &next), 2u);
+	EXPECT_EQ(next, 3u);
+	for (u32 i = 0; i < EQDS_PATHS / 32; i++)
+		avoid[i] = ~0u;
+	EXPECT_EQ(eqds_paths_next_clear(avoid, &next), 3u);
+	EXPECT_EQ(next, 4u);
+	// A sending tunnel's own bad[] is what the glue copies.
+	struct eqds_paths p;
+
+	eqds_paths_init(&p, 0, true);
+	eqds_paths_penalise(&p, 5, true);
+	next = 5;
+	EXPECT_EQ(eqds_paths_next_clear(p.bad, &next), 6u);
+}
+
 TEST(Paths, FailedLinkBacksOffAmidMarksElsewhere)
 {
 	const u64 doubling = 64 * 6;	// laps 0, ~9, ~26, ~59, + news in flight

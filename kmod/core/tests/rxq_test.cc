@@ -351,6 +351,52 @@ TEST(Rxq, NackBurstIsCappedAndTheRestFollow)
 	EXPECT_EQ(p.nack[1].ack, s + 4);
 }
 
+// Control packets skip the ids that the data to the same host avoids
+// (eqds_rx_avoid()): a failed link loses acks and NACKs as it loses data.
+TEST(Rxq, AcksAndNacksSkipTheIdsOurDataAvoids)
+{
+	tunnel t(23);
+	struct eqds_rxq_plan p;
+	u32 bad[EQDS_PATHS / 32] = {};
+	u32 s = t.isn();
+
+	// Every id that is 1 mod 4 (one spine of four), and 4 to 9.
+	for (u32 id = 1; id < EQDS_PATHS; id += 4)
+		bad[id / 32] |= 1u << (id % 32);
+	for (u32 id = 4; id <= 9; id++)
+		bad[id / 32] |= 1u << (id % 32);
+	t.path = 1;
+	eqds_rx_avoid(&t.rx, bad);
+	t.cfg.nack_burst = 2;
+	t.data(s + 70, 1);
+	t.data(s + 140, 2);
+	p = t.fire();
+	ASSERT_TRUE(p.send);
+	ASSERT_EQ(p.nnacks, 2u);
+	EXPECT_EQ(p.ack.path, 2u);
+	EXPECT_EQ(p.nack[0].path, 3u);
+	EXPECT_EQ(p.nack[1].path, 10u);
+	EXPECT_EQ(t.path, 11u);
+	// Many more: none on an avoided id.
+	for (int i = 0; i < 300; i++) {
+		p = t.data(s + 200 + i, 3 + i);
+		for (u32 k = 0; k < p.nnacks; k++)
+			EXPECT_FALSE(bad[p.nack[k].path / 32] & (1u << (p.nack[k].path % 32)));
+		if (p.send) {
+			EXPECT_FALSE(bad[p.ack.path / 32] & (1u << (p.ack.path % 32)))
+				<< (int)p.ack.path;
+		}
+	}
+	// Nothing avoided: ids in turn again (a duplicate is acknowledged).
+	eqds_rx_avoid(&t.rx, nullptr);
+	t.path = 5;
+	p = t.data(s + 200, 3);
+	u8 next = 5;
+
+	ASSERT_TRUE(p.send);
+	EXPECT_EQ(p.ack.path, next);
+}
+
 // The ring of held packets across the 2^32 wrap: each packet is found at
 // its first seq's slot, a duplicate (whole or overlapping, GSO) leaves the
 // held one in place, and the packets go up in seq order across the wrap.

@@ -121,6 +121,7 @@ void ReceiverTunnel::data_rcv(const struct eqds_pkt &pkt, const AppData &app, ui
 	uint32_t nsegs = pkt.next_proto != EQDS_NP_NONE ? 1 : 0;
 	struct eqds_rxq_plan plan;
 
+	learn_paths();
 	eqds_rxq_plan_init(&plan, path_);
 
 	switch (eqds_rxq_admit(&rx, &guard_, pkt.epoch, syn, now, &plan)) {
@@ -191,6 +192,7 @@ void ReceiverTunnel::on_timer()
 	struct eqds_rxq_plan plan;
 	SimTime now = host_.now();
 
+	learn_paths();
 	eqds_rxq_plan_init(&plan, path_);
 	release(now, &plan);
 	eqds_rxq_done(&core_.rx, &rxq_cfg_, now, true, &plan);
@@ -206,8 +208,16 @@ bool ReceiverTunnel::fin_rcv(uint32_t epoch)
 	return true;
 }
 
+void ReceiverTunnel::learn_paths()
+{
+	const SenderTunnel *tx = host_.find_sender(peer_);
+
+	eqds_rx_avoid(&core_.rx, tx ? tx->paths().bad : nullptr);
+}
+
 bool ReceiverTunnel::pull_pkt(const struct eqds_grant &g, uint16_t busy_us, struct eqds_pkt *pkt)
 {
+	learn_paths();
 	return eqds_grant_pull(&core_.rx, &g, host_.cfg().quantum, busy_us, &path_, pkt);
 }
 

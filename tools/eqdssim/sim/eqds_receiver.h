@@ -57,6 +57,9 @@ private:
 		bool used;
 	};
 
+	// rx_tunnel.c's eqds_rxt_learn_paths(): control packets skip the ids
+	// that the host's data to the peer avoids.
+	void learn_paths();
 	void send_ctrl(uint32_t epoch, const struct eqds_rxq_ctrl &m);
 	void send_acks(const struct eqds_rxq_plan &p);
 	void commit(const struct eqds_rxq_plan &p);

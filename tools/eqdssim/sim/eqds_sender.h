@@ -43,6 +43,7 @@ public:
 
 	uint32_t peer() const { return peer_; }
 	const struct eqds_tx &tx() const { return q_.tx; }
+	const struct eqds_paths &paths() const { return q_.paths; }
 	const CreditLedger &ledger() const { return ledger_; }
 	uint32_t queue_len() const { return (uint32_t)queue_.size(); }
 	uint64_t queued_bytes() const { return q_.queued_bytes; }
