@@ -71,10 +71,13 @@ static enum hrtimer_restart pacer_fn(struct hrtimer *timer)
 
 	rcu_read_lock();
 	spin_lock_bh(&en->sched_lock);
-	if (eqds_core_cc && eqds_cc_due(&en->cc, now))
-		eqds_pacer_observe(&en->sched, &en->cc,
-				   eqds_stats_read(en->stats, EQDS_STATS_A_RX_ARRIVED_BYTES),
-				   eqds_stats_read(en->stats, EQDS_STATS_A_RX_CE_BYTES), now);
+	if (eqds_core_cc && eqds_cc_due(&en->cc, now)) {
+		/* Marks first: the receive path counts a packet's bytes first. */
+		u64 ce = eqds_stats_read(en->stats, EQDS_STATS_A_RX_CE_BYTES);
+		u64 bytes = eqds_stats_read(en->stats, EQDS_STATS_A_RX_ARRIVED_BYTES);
+
+		eqds_pacer_observe(&en->sched, &en->cc, bytes, ce, now);
+	}
 	eqds_pacer_run(&en->sched, now, EQDS_PACER_MIN_NS, &plan);
 	eqds_count(en, EQDS_STATS_A_PACER_RUNS);
 	if (plan.late_bytes)

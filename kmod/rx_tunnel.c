@@ -139,16 +139,14 @@ static void keep_held(struct eqds_rxt *t, struct sk_buff *skb, u32 seq)
 }
 
 /*
- * The plan's effects under the lock: counters, the next path id, the
- * timer. What it sends goes after the unlock (send_acks()).
- */
-/*
  * Our control packets to the peer skip the path ids that our data to it
  * avoids (core/paths.h, eqds_paths_next_clear()): they cross the same
  * links, and a failed one would lose our acks and pulls as it loses the
- * data. Copied at most once a jiffy; the sending tunnel's bad ids are read
- * without its lock, so the copy may be a word stale, which costs at most
- * one packet on a bad path. Caller holds t->lock and rcu_read_lock().
+ * data. Copied at most once a jiffy, without the sending tunnel's lock:
+ * the copy may be a jiffy old, or a word torn, which sends a few control
+ * packets on an id just penalised or keeps one off an id just released.
+ * Ids whose penalty is over but that the sending walk has not reached yet
+ * stay avoided until it does. Caller holds t->lock and rcu_read_lock().
  */
 void eqds_rxt_learn_paths(struct eqds_rxt *t)
 {
@@ -170,6 +168,10 @@ void eqds_rxt_learn_paths(struct eqds_rxt *t)
 	eqds_rx_avoid(&t->rx, bad);
 }
 
+/*
+ * The plan's effects under the lock: counters, the next path id, the
+ * timer. What it sends goes after the unlock (send_acks()).
+ */
 static void plan_commit(struct eqds_rxt *t, const struct eqds_rxq_plan *p)
 {
 	u64 skipped = 0, when;
@@ -198,6 +200,9 @@ static void new_epoch(struct eqds_rxt *t, u32 epoch)
 	eqds_rx_init(&t->rx, epoch, cfg->window, EQDS_SCHED_TURN_QUANTA);
 	eqds_policy_apply(en, t, cfg);
 	spin_unlock(&en->sched_lock);
+	/* The new epoch's first acks avoid what the old one's did. */
+	t->avoid_at = jiffies - 1;
+	eqds_rxt_learn_paths(t);
 	if (restart) {
 		t->counters.restarts++;
 		eqds_event_tunnel(en, EQDS_CMD_TUNNEL_RESTART, EQDS_TUNNEL_DIR_RX, t->id,

@@ -24,7 +24,6 @@ void eqds_stats_free(struct eqds_pcpu_stats __percpu *stats)
 	free_percpu(stats);
 }
 
-/* @out has __EQDS_STATS_A_MAX entries. */
 /* One counter's total, for the datapath's own use (the pacer's). */
 u64 eqds_stats_read(struct eqds_pcpu_stats __percpu *stats, enum eqds_stats_attr idx)
 {
@@ -45,6 +44,7 @@ u64 eqds_stats_read(struct eqds_pcpu_stats __percpu *stats, enum eqds_stats_attr
 	return sum;
 }
 
+/* @out has __EQDS_STATS_A_MAX entries. */
 void eqds_stats_sum(struct eqds_pcpu_stats __percpu *stats, u64 *out)
 {
 	int cpu, i;

@@ -53,7 +53,8 @@ u64 eqds_rxq_commit(const struct eqds_rxq_plan *p, u8 *path, u64 *nacks, u64 *sk
 
 /*
  * The acknowledgment: the cumulative ack and the holes after it. A later
- * plan replaces an earlier one of the same event; each takes a path id.
+ * plan replaces an earlier one of the same event; each takes a path id,
+ * except one that keeps an earlier plan's echo (and its path id).
  */
 static void plan(struct eqds_rx *rx, struct eqds_rxq_plan *p, u8 extra, u32 ack,
 		 u64 sack)

@@ -100,6 +100,7 @@ void ReceiverTunnel::new_epoch(uint32_t epoch)
 		h.used = false;
 	eqds_sched_deactivate(&host_.pacer().sched(), &core_.rx.asl);
 	eqds_rx_init(&core_.rx, epoch, host_.cfg().window_pkts, EQDS_SCHED_TURN_QUANTA);
+	learn_paths();
 	epoch_rx_bytes_ = 0;
 }
 
