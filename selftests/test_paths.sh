@@ -164,7 +164,7 @@ marked_permille() {
 	echo $((all ? ce * 1000 / all : 0))
 }
 for h in h1 h2 h3 h4; do ip netns exec $h sysctl -qw net.ipv4.tcp_ecn=0; done
-check "EQDS, path choice on, pulling at 95 Mbit/s" eval "eqds_on 1 && pull_95"
+check "EQDS, path choice on, pulling at 95 Mbit/s" eval "eqds_on 1 core_cc=0 && pull_95"
 run "EQDS, path choice on, pulling at 95 Mbit/s"
 p95_mbit=("${res_mbit[@]}") p95_retx=$res_retx p95_segs=$res_segs p95_drops=$res_drops
 p95_marked=$(marked_permille)

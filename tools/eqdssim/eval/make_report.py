@@ -115,7 +115,7 @@ def main():
       f"(section 3) | compared; the reaction "
       + ("lowers FCT p99 and does not raise fabric drops in any of the four Poisson runs" if better
          else "does **not** lower FCT p99 and fabric drops in every Poisson run")
-      + "; in the module: module parameter core_cc, off by default, not yet run by a selftest |")
+      + "; in the module: module parameter core_cc, off by default (it costs on a full-bisection fabric), run by test_paths |")
     w("| 5 | regression scenarios in `make check`; `make sim-eval` writes this report | "
       "ctest label `eqdssim`; this file | **met** |")
     w("")
