@@ -22,7 +22,10 @@ expect_eq "new namespace starts with the module's dests" \
 	"['10.9.0.0/16', 'fd00:9::/64']" "$(json_get "$j" "j['dests']")"
 expect_eq "new namespace starts with the module's port" 7777 "$(json_get "$j" "j['port']")"
 expect_eq "new namespace starts with the module's pull rate" 400 "$(json_get "$j" "j['pull_rate_mbit']")"
-expect_eq "counters start at zero" 0 "$(json_get "$j" "sum(j['stats'].values())")"
+expect_eq "counters start at zero" 0 \
+	"$(json_get "$j" "sum(v for k, v in j['stats'].items() if k != 'pull_rate')")"
+expect_eq "the pull_rate gauge is the module's pull rate" 400000000 \
+	"$(json_get "$j" "j['stats']['pull_rate']")"
 
 check "eqdsctl set in h1" ctl h1 set port 7001 dests 10.1.0.0/24,fd00:1::/64 window 64
 check "eqdsctl set in h2" ctl h2 set port 7002 dests 10.2.0.0/16 mode burst idle-timeout 500

@@ -17,12 +17,10 @@ static bool over(const struct eqds_paths *p, u8 path)
 
 static void release(struct eqds_paths *p, u8 path)
 {
-	u32 bit = 1u << (path % 32);
-
-	p->bad[path / 32] &= ~bit;
+	p->bad[path / 32] &= ~(1u << (path % 32));
 	p->nbad--;
-	if (p->lost[path / 32] & bit) {
-		p->lost[path / 32] &= ~bit;
+	if (p->strikes[path] & EQDS_PATHS_LOST) {
+		p->strikes[path] &= ~EQDS_PATHS_LOST;
 		p->nlost--;
 	}
 }
@@ -91,7 +89,7 @@ static void release_over(struct eqds_paths *p)
 
 void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost)
 {
-	u8 *strikes = &p->strikes[path];
+	u8 strikes = p->strikes[path];	/* not bad: no EQDS_PATHS_LOST */
 	u32 since;
 
 	/*
@@ -118,20 +116,21 @@ void eqds_paths_penalise(struct eqds_paths *p, u8 path, bool lost)
 	 * link.
 	 */
 	since = p->lap - p->release[path];
-	if (since >= (1u << *strikes) ||
+	if (since >= (1u << strikes) ||
 	    (lost ? p->nlost : p->nbad) >= EQDS_PATHS / 2)
-		*strikes = 0;
-	if (*strikes < EQDS_PATHS_MAX_STRIKES)
-		(*strikes)++;
-	if (lost && *strikes < EQDS_PATHS_LOSS_STRIKES)
-		*strikes = EQDS_PATHS_LOSS_STRIKES;
+		strikes = 0;
+	if (strikes < EQDS_PATHS_MAX_STRIKES)
+		strikes++;
+	if (lost && strikes < EQDS_PATHS_LOSS_STRIKES)
+		strikes = EQDS_PATHS_LOSS_STRIKES;
 	/* Its next turn is in this lap or the next: it misses 2^(strikes-1). */
-	p->release[path] = p->lap + (1u << (*strikes - 1)) + (path < p->next ? 1 : 0);
+	p->release[path] = p->lap + (1u << (strikes - 1)) + (path < p->next ? 1 : 0);
 	p->bad[path / 32] |= 1u << (path % 32);
 	p->nbad++;
 	if (lost) {
-		p->lost[path / 32] |= 1u << (path % 32);
+		strikes |= EQDS_PATHS_LOST;
 		p->nlost++;
 	}
+	p->strikes[path] = strikes;
 	p->stats.penalties++;
 }

@@ -49,6 +49,11 @@
 #define EQDS_PATHS_MAX_BAD	(EQDS_PATHS * 3 / 4)
 #define EQDS_PATHS_MAX_STRIKES	11	/* longest penalty: 1024 laps */
 #define EQDS_PATHS_LOSS_STRIKES	4	/* a first loss: 8 laps */
+/*
+ * In strikes[]: the penalty under way is for a loss (nlost counts them). A
+ * flag rather than a second bitmap keeps a sending tunnel within 2 KB.
+ */
+#define EQDS_PATHS_LOST		0x80
 
 struct eqds_paths_stats {
 	u64	penalties;	/* ids penalised */
@@ -58,9 +63,8 @@ struct eqds_paths_stats {
 
 struct eqds_paths {
 	u32	bad[EQDS_PATHS / 32];	/* penalised ids */
-	u32	lost[EQDS_PATHS / 32];	/* of those, penalised for a loss */
 	u32	release[EQDS_PATHS];	/* the lap its penalty ends (wraps) */
-	u8	strikes[EQDS_PATHS];	/* penalties in a row */
+	u8	strikes[EQDS_PATHS];	/* penalties in a row, | EQDS_PATHS_LOST */
 	u32	lap;			/* laps of the walk so far (wraps) */
 	u16	nbad;
 	u16	nlost;
